@@ -1,0 +1,220 @@
+"""The shared conformance kit: generic checks every game's tests run.
+
+Each ``check_*`` raises ``AssertionError`` with a message on failure. They use only the core
+contract, so a new game gets them for free (see tests/test_conformance_*.py).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from arabesque.core.errors import ArabesqueError
+from arabesque.core.game import GameSpec, GameState, Params
+from arabesque.core.records import GameRecord
+
+
+def random_step(state: GameState, rng: random.Random) -> tuple[int, int]:
+    """Apply one uniformly random legal action of a random acting player."""
+    player = rng.choice(sorted(state.to_act()))
+    action = rng.choice(state.legal_actions(player))
+    state.apply(player, action)
+    return player, action
+
+
+def random_playout(
+    spec: GameSpec,
+    params: Params,
+    seed: int,
+    on_step: Callable[[GameState], None] | None = None,
+) -> GameState:
+    """Play a whole game with uniformly random actions; checks it ends within the bound."""
+    state = spec.new_game(params, seed=seed)
+    rng = random.Random(seed ^ 0x5EED)
+    limit = spec.max_game_length(params)
+    steps = 0
+    while not state.is_over:
+        assert state.to_act(), f"no one to act in a running game ({state.phase_description()})"
+        random_step(state, rng)
+        steps += 1
+        assert steps <= limit, f"game exceeded its declared max length {limit}"
+        if on_step is not None:
+            on_step(state)
+    assert not state.to_act(), "a finished game still has players to act"
+    return state
+
+
+def iter_states(spec: GameSpec, params: Params, seed: int, every: int = 1) -> Iterator[GameState]:
+    """States along one random playout (each a clone), every ``every`` steps, and the end."""
+    state = spec.new_game(params, seed=seed)
+    rng = random.Random(seed)
+    step = 0
+    yield state.clone()
+    while not state.is_over:
+        random_step(state, rng)
+        step += 1
+        if step % every == 0 or state.is_over:
+            yield state.clone()
+
+
+def check_scores(state: GameState) -> None:
+    scores = state.scores()
+    assert len(scores) == state.num_players
+    for p, score in enumerate(scores):
+        assert score.total == sum(score.breakdown.values()), (
+            f"player {p}: total {score.total} != sum of breakdown {dict(score.breakdown)}"
+        )
+    ranks = state.ranking()
+    assert sorted(set(ranks))[0] == 1, f"nobody ranked first: {ranks}"
+    for p, q in ((p, q) for p in range(len(ranks)) for q in range(len(ranks))):
+        if scores[p].total > scores[q].total:
+            assert ranks[p] <= ranks[q], f"higher score ranked lower: {scores} {ranks}"
+
+
+def check_clone_independence(state: GameState, rng: random.Random, steps: int = 5) -> None:
+    """Old copies never change when the game moves on, and vice versa."""
+    if state.is_over:
+        return
+    before = state.fingerprint()
+    copy = state.clone()
+    assert copy.fingerprint() == before, "clone differs from its original"
+    original_after = state.clone()
+    for _ in range(steps):
+        if original_after.is_over:
+            break
+        random_step(original_after, rng)
+    assert copy.fingerprint() == before, "advancing a game changed an earlier clone"
+    assert state.fingerprint() == before, "advancing a clone changed its original"
+    for _ in range(steps):
+        if copy.is_over:
+            break
+        random_step(copy, rng)
+    assert state.fingerprint() == before, "advancing a clone changed its original"
+
+
+def check_replay(state: GameState) -> None:
+    """The record, through JSON text, replays to the identical state."""
+    record = state.record()
+    text = json.dumps(record.to_json())
+    again = GameRecord.from_json(json.loads(text)).replay()
+    assert again.fingerprint() == state.fingerprint(), "replayed record differs from the game"
+    assert again.history == state.history
+
+
+def check_json_views(state: GameState) -> None:
+    for seat in [None, *range(state.num_players)]:
+        view = state.view(seat)
+        text = json.dumps(view)
+        assert json.loads(text) == view, f"view for seat {seat} is not JSON-ready"
+
+
+def check_mask(state: GameState) -> None:
+    for player in range(state.num_players):
+        legal = list(state.legal_actions(player))
+        assert legal == sorted(set(legal)), f"legal_actions({player}) not ascending/unique"
+        mask = state.legal_mask(player)
+        assert len(mask) == state.num_actions
+        assert [a for a, ok in enumerate(mask) if ok] == legal, "mask disagrees with legal_actions"
+        if player not in state.to_act():
+            assert not legal, f"player {player} has legal actions but is not to act"
+        else:
+            assert legal, f"player {player} is to act but has no legal action"
+        for action in legal:
+            assert state.parse_action(state.action_to_str(action)) == action, (
+                f"action text does not round-trip: {state.action_to_str(action)!r}"
+            )
+
+
+def check_views_hide(state: GameState, rng: random.Random, samples: int = 3) -> None:
+    """Two states that differ only in what seat P cannot see give P identical views.
+
+    ``determinize(P)`` re-samples exactly what P cannot see, so P's view must not change;
+    if it does, the view shows something P should not know.
+    """
+    for seat in range(state.num_players):
+        expected = state.view(seat)
+        for _ in range(samples):
+            other = state.determinize(seat, rng)
+            assert other.view(seat) == expected, (
+                f"seat {seat}'s view changed under determinization: it leaks hidden state"
+            )
+
+
+def check_determinize_playable(state: GameState, rng: random.Random) -> None:
+    """A determinized copy is a legal game that plays on to the end, and leaves the
+    original untouched."""
+    before = state.fingerprint()
+    for seat in range(state.num_players):
+        copy = state.determinize(seat, rng)
+        assert copy.rng is not state.rng
+        for player in copy.to_act():
+            assert list(copy.legal_actions(player)) or copy.is_over
+        steps = 0
+        while not copy.is_over and steps < 60:
+            random_step(copy, rng)
+            steps += 1
+    assert state.fingerprint() == before, "determinize changed the original"
+
+
+def garbage_actions(state: GameState, rng: random.Random) -> list[Any]:
+    n = state.num_actions
+    return [
+        -1,
+        n,
+        n + rng.randrange(1000),
+        rng.randrange(n),
+        rng.randrange(n),
+        "draw",
+        None,
+        1.5,
+        True,
+        [0],
+    ]
+
+
+def check_bad_actions_unchanged(state: GameState, rng: random.Random) -> None:
+    """Malformed or illegal actions raise a ValueError subclass and change nothing."""
+    before = state.fingerprint()
+    history = list(state.history)
+    players: list[Any] = [*range(state.num_players), -1, state.num_players, "0"]
+    for player in players:
+        for action in garbage_actions(state, rng):
+            if (
+                isinstance(player, int)
+                and player in state.to_act()
+                and (isinstance(action, int) and not isinstance(action, bool))
+                and action in state.legal_actions(player)
+            ):
+                continue
+            try:
+                state.apply(player, action)
+            except ArabesqueError as exc:
+                assert str(exc), "an error with no message"
+            else:
+                raise AssertionError(f"apply({player!r}, {action!r}) was accepted")
+            assert state.fingerprint() == before, f"apply({player!r}, {action!r}) changed state"
+            assert state.history == history
+
+
+def run_conformance(
+    spec: GameSpec, params: Params, seeds: range | list[int], every: int = 7
+) -> int:
+    """Every check along random playouts; returns how many states were checked."""
+    checked = 0
+    for seed in seeds:
+        rng = random.Random(seed * 7919 + 1)
+        final: GameState | None = None
+        for state in iter_states(spec, params, seed, every=every):
+            check_mask(state)
+            check_json_views(state)
+            check_views_hide(state, rng, samples=1)
+            check_clone_independence(state, rng)
+            check_bad_actions_unchanged(state, rng)
+            checked += 1
+            final = state
+        assert final is not None and final.is_over
+        check_scores(final)
+        check_replay(final)
+    return checked

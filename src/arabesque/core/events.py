@@ -1,0 +1,23 @@
+"""The event log: what happened, and who may know it.
+
+Events are recorded by the rules as they happen, each with the set of seats allowed to see
+it (``None`` = everyone). ``GameState.view`` filters the log for a seat; nothing else does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: str
+    data: dict[str, Any]
+    visible_to: frozenset[int] | None = None
+
+    def visible_for(self, seat: int | None) -> bool:
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.data}

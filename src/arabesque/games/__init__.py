@@ -1,0 +1,1 @@
+"""Game packages: one package per game, each registering a GameSpec."""

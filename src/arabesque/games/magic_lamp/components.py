@@ -1,0 +1,297 @@
+"""Magic Lamp components: chest cards, starting cards and Lamp cards, loaded from TOML.
+
+The rulebook fixes the counts (3 chests of 25 cards plus a Sorcerer each, 8 starting stones,
+25 Lamp cards) but not the faces; data/components.toml authors them, each entry tagged with
+its provenance. Users who own the box can load their own file (``--components FILE``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from arabesque.core.errors import ComponentsError
+
+CHESTS: tuple[str, ...] = ("bronze", "silver", "gold")
+JEWELS: tuple[str, ...] = ("bracelet", "ring", "necklace")
+METALS: tuple[str, ...] = CHESTS
+DEFAULT_FILE = Path(__file__).with_name("data") / "components.toml"
+
+#: Cards of the rulebook setup that must stay beneath the Sorcerer in each chest
+#: (rulebook, Setup step 2: "6th card from the bottom").
+SORCERER_FROM_BOTTOM = 5
+
+
+class CardKind(StrEnum):
+    STONE = "stone"
+    JEWEL = "jewel"
+    TALISMAN = "talisman"
+    SORCERER = "sorcerer"
+
+
+class EffectKind(StrEnum):
+    """What a Lamp card does; each card is an effect kind plus parameters."""
+
+    DRAW_CHEST = "draw_chest"  # take the top `count` cards of `chest` (no scorpion check)
+    STEAL = "steal"  # take an unprotected card of your choice from an opponent
+    SWAP = "swap"  # exchange an unprotected card of yours with an opponent's
+    RETRIEVE = "retrieve"  # take `count` cards of your choice from the discard pile
+    PEEK = "peek"  # look at the top `count` cards of `chest`, secretly
+    SET_DIE = "set_die"  # turn one of your dice to any face
+    MOVE_DIE = "move_die"  # move one of your dice to another chest space
+    WARD = "ward"  # this turn, the first `count` scorpions you draw do not count
+
+
+#: Effects whose `chest` parameter is required ("any" lets the wisher choose).
+_CHEST_EFFECTS = {EffectKind.DRAW_CHEST, EffectKind.PEEK}
+_COUNT_EFFECTS = {EffectKind.DRAW_CHEST, EffectKind.RETRIEVE, EffectKind.PEEK, EffectKind.WARD}
+_PROVENANCES = ("rulebook", "assumed")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One physical chest or starting card; ``id`` is unique across the whole game."""
+
+    id: int
+    kind: CardKind
+    chest: int | None  # index into CHESTS; None for starting cards
+    stone: int | None  # index into Components.stone_types
+    jewel: int | None  # index into JEWELS
+    metal: int | None  # index into METALS
+    scorpions: int
+    provenance: str
+
+    def describe(self, stone_types: tuple[str, ...]) -> str:
+        if self.kind is CardKind.STONE:
+            assert self.stone is not None
+            name = stone_types[self.stone]
+        elif self.kind is CardKind.JEWEL:
+            assert self.jewel is not None and self.metal is not None
+            name = f"{METALS[self.metal]} {JEWELS[self.jewel]}"
+        else:
+            name = self.kind.value
+        return name + (" " + "☠" * self.scorpions if self.scorpions else "")
+
+
+@dataclass(frozen=True, slots=True)
+class LampCard:
+    id: int
+    name: str
+    text: str
+    effect: EffectKind
+    chest: int | None  # None = the wisher chooses ("any") or not applicable
+    count: int
+    provenance: str
+
+
+@dataclass(frozen=True)
+class Components:
+    name: str
+    source: str  # file path, or "built-in"
+    sha256: str
+    stone_types: tuple[str, ...]
+    set_bonus: tuple[int, ...]  # per metal
+    cards: tuple[Card, ...]  # indexed by card id
+    chest_cards: tuple[tuple[int, ...], ...]  # per chest, card ids incl. the Sorcerer
+    starting_cards: tuple[int, ...]
+    lamp_cards: tuple[LampCard, ...]
+
+    @property
+    def num_cards(self) -> int:
+        return len(self.cards)
+
+    def sorcerer_of(self, chest: int) -> int:
+        for cid in self.chest_cards[chest]:
+            if self.cards[cid].kind is CardKind.SORCERER:
+                return cid
+        raise AssertionError("validated components always have a Sorcerer per chest")
+
+    def describe(self, card_id: int) -> str:
+        return self.cards[card_id].describe(self.stone_types)
+
+    def card_json(self, card_id: int) -> dict[str, Any]:
+        card = self.cards[card_id]
+        return {
+            "id": card.id,
+            "kind": card.kind.value,
+            "name": card.describe(self.stone_types),
+            "stone": None if card.stone is None else self.stone_types[card.stone],
+            "jewel": None if card.jewel is None else JEWELS[card.jewel],
+            "metal": None if card.metal is None else METALS[card.metal],
+            "scorpions": card.scorpions,
+            "chest": None if card.chest is None else CHESTS[card.chest],
+        }
+
+    def lamp_json(self, lamp_id: int) -> dict[str, Any]:
+        lamp = self.lamp_cards[lamp_id]
+        return {
+            "id": lamp.id,
+            "name": lamp.name,
+            "text": lamp.text,
+            "effect": lamp.effect.value,
+            "chest": None if lamp.chest is None else CHESTS[lamp.chest],
+            "count": lamp.count,
+        }
+
+
+# -- loading ---------------------------------------------------------------------------------
+
+
+def _where(section: str, index: int) -> str:
+    return f"{section}[{index + 1}]"
+
+
+def _get(entry: Mapping[str, Any], key: str, kind: type, where: str, default: Any = ...) -> Any:
+    if key not in entry:
+        if default is ...:
+            raise ComponentsError(f"{where}: missing {key!r}")
+        return default
+    value = entry[key]
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ComponentsError(f"{where}: {key!r} must be an integer, got {value!r}")
+    if not isinstance(value, kind):
+        raise ComponentsError(f"{where}: {key!r} must be a {kind.__name__}, got {value!r}")
+    return value
+
+
+def _choice(value: str, options: tuple[str, ...], what: str, where: str) -> int:
+    if value not in options:
+        raise ComponentsError(f"{where}: unknown {what} {value!r}; expected one of {list(options)}")
+    return options.index(value)
+
+
+def _enum_value(value: str, enum: type[StrEnum], what: str, where: str) -> str:
+    options = tuple(member.value for member in enum)
+    _choice(value, options, what, where)
+    return value
+
+
+def _provenance(entry: Mapping[str, Any], where: str) -> str:
+    prov = _get(entry, "provenance", str, where)
+    if prov.split(":")[0].strip() not in _PROVENANCES:
+        raise ComponentsError(
+            f"{where}: provenance must start with 'rulebook' or 'assumed', got {prov!r}"
+        )
+    return prov
+
+
+def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Components:
+    """Validate parsed TOML and build frozen components; errors name the bad entry."""
+    meta = data.get("meta", {})
+    if not isinstance(meta, Mapping):
+        raise ComponentsError("[meta] must be a table")
+    stone_types = tuple(_get(meta, "stone_types", list, "[meta]"))
+    if len(stone_types) != 4 or not all(isinstance(s, str) for s in stone_types):
+        raise ComponentsError(
+            "[meta] stone_types must list 4 names (the rulebook scores 4 stone types)"
+        )
+    set_bonus_table = _get(meta, "set_bonus", dict, "[meta]")
+    set_bonus = tuple(_get(set_bonus_table, m, int, "[meta.set_bonus]") for m in METALS)
+
+    cards: list[Card] = []
+    per_chest: list[list[int]] = [[] for _ in CHESTS]
+    entries = _get(data, "chest_cards", list, "file")
+    for i, entry in enumerate(entries):
+        where = _where("chest_cards", i)
+        if not isinstance(entry, Mapping):
+            raise ComponentsError(f"{where}: must be a table")
+        chest = _choice(_get(entry, "chest", str, where), CHESTS, "chest", where)
+        kind = CardKind(_enum_value(_get(entry, "kind", str, where), CardKind, "kind", where))
+        count = _get(entry, "count", int, where, 1)
+        scorpions = _get(entry, "scorpions", int, where, 0)
+        if count < 1 or scorpions < 0:
+            raise ComponentsError(f"{where}: count must be >= 1 and scorpions >= 0")
+        prov = _provenance(entry, where)
+        stone = jewel = metal = None
+        if kind is CardKind.STONE:
+            stone = _choice(_get(entry, "stone", str, where), stone_types, "stone", where)
+        elif kind is CardKind.JEWEL:
+            jewel = _choice(_get(entry, "jewel", str, where), JEWELS, "jewel", where)
+            metal = _choice(_get(entry, "metal", str, where), METALS, "metal", where)
+        for _ in range(count):
+            card = Card(len(cards), kind, chest, stone, jewel, metal, scorpions, prov)
+            cards.append(card)
+            per_chest[chest].append(card.id)
+    for c, ids in enumerate(per_chest):
+        sorcerers = [cid for cid in ids if cards[cid].kind is CardKind.SORCERER]
+        if len(sorcerers) != 1:
+            raise ComponentsError(
+                f"chest {CHESTS[c]} must have exactly one sorcerer card, has {len(sorcerers)}"
+            )
+        if len(ids) < SORCERER_FROM_BOTTOM + 1:
+            raise ComponentsError(
+                f"chest {CHESTS[c]} needs at least {SORCERER_FROM_BOTTOM + 1} cards "
+                f"(the Sorcerer goes 6th from the bottom), has {len(ids)}"
+            )
+
+    starting: list[int] = []
+    for i, entry in enumerate(_get(data, "starting_cards", list, "file")):
+        where = _where("starting_cards", i)
+        stone = _choice(_get(entry, "stone", str, where), stone_types, "stone", where)
+        count = _get(entry, "count", int, where, 1)
+        prov = _provenance(entry, where)
+        for _ in range(count):
+            card = Card(len(cards), CardKind.STONE, None, stone, None, None, 0, prov)
+            cards.append(card)
+            starting.append(card.id)
+    if len(starting) < 5:
+        raise ComponentsError(
+            f"need at least 5 starting cards (one per player at 5 players), have {len(starting)}"
+        )
+
+    lamps: list[LampCard] = []
+    for i, entry in enumerate(_get(data, "lamp_cards", list, "file")):
+        where = _where("lamp_cards", i)
+        effect_name = _get(entry, "effect", str, where)
+        effect = EffectKind(_enum_value(effect_name, EffectKind, "effect", where))
+        chest_name = _get(entry, "chest", str, where, "any")
+        chest = None if chest_name == "any" else _choice(chest_name, CHESTS, "chest", where)
+        count = _get(entry, "count", int, where, 1)
+        if effect in _COUNT_EFFECTS and count < 1:
+            raise ComponentsError(f"{where}: count must be >= 1")
+        if "chest" in entry and effect not in _CHEST_EFFECTS:
+            raise ComponentsError(f"{where}: effect {effect_name!r} takes no chest")
+        copies = _get(entry, "copies", int, where, 1)
+        if copies < 1:
+            raise ComponentsError(f"{where}: copies must be >= 1")
+        name = _get(entry, "name", str, where)
+        text = _get(entry, "text", str, where)
+        prov = _provenance(entry, where)
+        for _ in range(copies):
+            lamps.append(LampCard(len(lamps), name, text, effect, chest, count, prov))
+    if len(lamps) < 3:
+        raise ComponentsError(f"need at least 3 Lamp cards (three wishes), have {len(lamps)}")
+
+    return Components(
+        name=str(meta.get("name", source)),
+        source=source,
+        sha256=sha256,
+        stone_types=stone_types,
+        set_bonus=set_bonus,
+        cards=tuple(cards),
+        chest_cards=tuple(tuple(ids) for ids in per_chest),
+        starting_cards=tuple(starting),
+        lamp_cards=tuple(lamps),
+    )
+
+
+@cache
+def load_components(path: str | None = None) -> Components:
+    """Load (and cache) a components file; ``None`` is the built-in default."""
+    file = DEFAULT_FILE if path is None else Path(path)
+    try:
+        raw = file.read_bytes()
+    except OSError as exc:
+        raise ComponentsError(f"cannot read components file {file}: {exc.strerror}") from exc
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ComponentsError(f"{file} is not valid TOML: {exc}") from exc
+    source = "built-in" if path is None else str(path)
+    return parse_components(data, source, hashlib.sha256(raw).hexdigest())

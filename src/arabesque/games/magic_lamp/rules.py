@@ -1,0 +1,925 @@
+"""The Magic Lamp forward model: the only code that changes a MagicLampState.
+
+Rulebook references are to the English rulebook's sections (../shared/rules/magic-lamp.en.md);
+"R<n>" refers to our rulings in docs/rulings/magic-lamp.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from arabesque.core.errors import ParamsError
+from arabesque.games.magic_lamp import actions as A
+from arabesque.games.magic_lamp.components import (
+    CHESTS,
+    JEWELS,
+    METALS,
+    SORCERER_FROM_BOTTOM,
+    CardKind,
+    Components,
+    EffectKind,
+    load_components,
+)
+from arabesque.games.magic_lamp.params import MagicLampParams
+from arabesque.games.magic_lamp.state import (
+    LONE,
+    NO_RING,
+    NO_RUB,
+    UNDECIDED,
+    Decision,
+    MagicLampState,
+    Phase,
+)
+
+#: rulebook, "How do I count my points?": 5 bonus points per strict stone majority.
+MAJORITY_BONUS = 5
+#: rulebook, "My Precious" variant: the ring is worth 5 points at the end.
+RING_BONUS = 5
+#: rulebook, "My Precious": the ring needs a full draw with the die's highest face.
+RING_FACE = 6
+#: rulebook, "Make your dreams come true!": up to three wishes, the third is forced.
+MAX_WISHES = 3
+
+# ---------------------------------------------------------------------------------------------
+# Setup
+# ---------------------------------------------------------------------------------------------
+
+
+def _ids(value: Any, what: str) -> list[int]:
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise ParamsError(f"arrangement: {what} must be a list of card ids")
+    return list(value)
+
+
+def _build_chest(
+    comp: Components, chest: int, top: list[int] | None, rng: random.Random
+) -> list[int]:
+    """A chest deck, bottom first. The Sorcerer goes 6th from the bottom (rulebook, Setup
+    step 2) unless a hand-written arrangement places it among its listed top cards."""
+    own = comp.chest_cards[chest]
+    sorcerer = comp.sorcerer_of(chest)
+    listed = top or []
+    for cid in listed:
+        if cid not in own:
+            raise ParamsError(
+                f"arrangement: card {cid} is not a {CHESTS[chest]} chest card "
+                f"({CHESTS[chest]} cards are {own[0]}..{own[-1]})"
+            )
+    if len(set(listed)) != len(listed):
+        raise ParamsError(f"arrangement: the {CHESTS[chest]} deck lists a card twice")
+    rest = [cid for cid in own if cid not in listed and cid != sorcerer]
+    rng.shuffle(rest)
+    if sorcerer not in listed:
+        below = len(own) - len(listed) - 1
+        if below < SORCERER_FROM_BOTTOM and len(listed) < len(own):
+            raise ParamsError(
+                f"arrangement: listing {len(listed)} {CHESTS[chest]} cards leaves no room for "
+                "the Sorcerer 6th from the bottom; list it too"
+            )
+        rest.insert(min(SORCERER_FROM_BOTTOM, len(rest)), sorcerer)
+    # ``listed`` is top first; the deck is stored bottom first.
+    return rest + listed[::-1]
+
+
+def setup(
+    state: MagicLampState,
+    params: MagicLampParams,
+    seed: int,
+    arrangement: Mapping[str, Any] | None,
+) -> None:
+    """Lay out a new game (rulebook, Setup). ``arrangement`` may fix deck tops (listed top
+    first), the Lamp pile and the starting cards; whatever it leaves out is shuffled by the
+    seed. The in-game RNG is a separate stream so a replay from the full arrangement
+    reproduces chance events exactly."""
+    comp = load_components(params.components)
+    arr = dict(arrangement or {})
+    unknown = set(arr) - {"decks", "lamp_deck", "starting", "discard"}
+    if unknown:
+        raise ParamsError(
+            f"arrangement: unknown keys {sorted(unknown)}; "
+            "known: decks, lamp_deck, starting, discard"
+        )
+    setup_rng = random.Random(seed)
+    n = params.num_players
+
+    decks_arr = arr.get("decks", {})
+    if not isinstance(decks_arr, dict) or set(decks_arr) - set(CHESTS):
+        raise ParamsError(f"arrangement: 'decks' maps chest names {list(CHESTS)} to lists")
+    decks = [
+        _build_chest(
+            comp,
+            c,
+            _ids(decks_arr[name], f"decks.{name}") if name in decks_arr else None,
+            setup_rng,
+        )
+        for c, name in enumerate(CHESTS)
+    ]
+
+    lamp_top = _ids(arr.get("lamp_deck", []), "lamp_deck")
+    if any(not 0 <= x < len(comp.lamp_cards) for x in lamp_top) or len(set(lamp_top)) != len(
+        lamp_top
+    ):
+        raise ParamsError(
+            f"arrangement: lamp_deck lists Lamp card ids 0..{len(comp.lamp_cards) - 1}"
+            " at most once each"
+        )
+    lamp_rest = [x for x in range(len(comp.lamp_cards)) if x not in lamp_top]
+    setup_rng.shuffle(lamp_rest)
+    lamp_deck = lamp_rest + lamp_top[::-1]
+
+    k = params.starting_cards_per_player
+    if "starting" in arr:
+        starting = arr["starting"]
+        if not isinstance(starting, list) or len(starting) != n:
+            raise ParamsError(f"arrangement: 'starting' lists {n} players' starting cards")
+        holdings = [_ids(s, f"starting[{p}]") for p, s in enumerate(starting)]
+        for p, held in enumerate(holdings):
+            if len(held) != k or any(c not in comp.starting_cards for c in held):
+                raise ParamsError(
+                    f"arrangement: player {p} needs {k} starting card(s) among "
+                    f"{list(comp.starting_cards)}, got {held}"
+                )
+        dealt = [c for held in holdings for c in held]
+        if len(set(dealt)) != len(dealt):
+            raise ParamsError("arrangement: a starting card is dealt twice")
+        spare = [c for c in comp.starting_cards if c not in dealt]
+    else:
+        # rulebook, Setup step 4: shuffle, deal, the extra starting cards go to the discard.
+        pool = list(comp.starting_cards)
+        setup_rng.shuffle(pool)
+        holdings = [pool[p * k : (p + 1) * k] for p in range(n)]
+        spare = pool[n * k :]
+    discard = _ids(arr["discard"], "discard") if "discard" in arr else spare
+    if sorted(discard) != sorted(spare):
+        raise ParamsError(
+            f"arrangement: the discard pile must hold the undealt starting cards {sorted(spare)}"
+        )
+
+    state.params = params
+    state.comp = comp
+    state.seed = seed
+    state.rng = random.Random(f"magic-lamp:{seed}:play")
+    state.history = []
+    state.events = []
+    state.start = {
+        "decks": {CHESTS[c]: decks[c][::-1] for c in range(len(CHESTS))},
+        "lamp_deck": lamp_deck[::-1],
+        "starting": [list(h) for h in holdings],
+        "discard": list(discard),
+    }
+    state.decks = decks
+    state.lamp_deck = lamp_deck
+    state.lamp_known = 0
+    state.holdings = holdings
+    state.talisman_on = {}
+    state.discard = list(discard)
+    state.ring = NO_RING
+    state.cave_closed = False
+    state.over = False
+    state.turn = 1
+    state.phase = Phase.SETTING
+    state.dice = [[] for _ in range(n)]
+    state.rub = [UNDECIDED] * n
+    state.ward = [0] * n
+    state.summoners = []
+    state.agenda = []
+    state.decision = None
+    state.draw_ctx = None
+    state.known_top = [[[] for _ in CHESTS] for _ in range(n)]
+    state.race_result = None
+    state.log(
+        "setup",
+        players=n,
+        starting=[[comp.describe(c) for c in h] for h in holdings],
+        my_precious=params.my_precious,
+    )
+    state.log("turn", turn=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Card ownership
+# ---------------------------------------------------------------------------------------------
+
+
+def real_stones(state: MagicLampState, player: int, stone_type: int) -> int:
+    cards = state.comp.cards
+    return sum(
+        1
+        for c in state.holdings[player]
+        if cards[c].kind is CardKind.STONE and cards[c].stone == stone_type
+    )
+
+
+def stone_count(state: MagicLampState, player: int, stone_type: int) -> int:
+    """Stones of a type for majorities: real stones plus talismans placed on that type."""
+    cards = state.comp.cards
+    n = 0
+    for c in state.holdings[player]:
+        card = cards[c]
+        if card.kind is CardKind.STONE:
+            n += card.stone == stone_type
+        elif card.kind is CardKind.TALISMAN:
+            n += state.talisman_on.get(c, LONE) == stone_type
+    return n
+
+
+def complete_sets(state: MagicLampState, player: int) -> list[int]:
+    """Number of complete jewelry sets per metal (three different pieces, same metal)."""
+    counts = [[0] * len(JEWELS) for _ in METALS]
+    cards = state.comp.cards
+    for c in state.holdings[player]:
+        card = cards[c]
+        if card.kind is CardKind.JEWEL:
+            assert card.metal is not None and card.jewel is not None
+            counts[card.metal][card.jewel] += 1
+    return [min(per) for per in counts]
+
+
+def protected_cards(state: MagicLampState, player: int) -> set[int]:
+    """Cards that can be neither stolen nor exchanged: talismans, and the jewels of complete
+    sets (rulebook, "What do the cards you draw do?" and "Talismans"). When a player holds
+    a spare piece beyond their sets, the earliest gained pieces form the sets (R9)."""
+    cards = state.comp.cards
+    sets = complete_sets(state, player)
+    taken = [[0] * len(JEWELS) for _ in METALS]
+    protected: set[int] = set()
+    for c in state.holdings[player]:
+        card = cards[c]
+        if card.kind is CardKind.TALISMAN:
+            protected.add(c)
+        elif card.kind is CardKind.JEWEL:
+            assert card.metal is not None and card.jewel is not None
+            if taken[card.metal][card.jewel] < sets[card.metal]:
+                taken[card.metal][card.jewel] += 1
+                protected.add(c)
+    return protected
+
+
+def stealable_cards(state: MagicLampState, player: int) -> list[int]:
+    """Jewels and stones that may be stolen or exchanged, in holding order."""
+    protected = protected_cards(state, player)
+    cards = state.comp.cards
+    return [
+        c
+        for c in state.holdings[player]
+        if cards[c].kind in (CardKind.STONE, CardKind.JEWEL) and c not in protected
+    ]
+
+
+def _lose_card(state: MagicLampState, player: int, card_id: int) -> None:
+    """Remove a card from a player; talismans on a stone type they no longer hold are left
+    alone for good (rulebook, Talismans: "the talisman is left alone")."""
+    state.holdings[player].remove(card_id)
+    card = state.comp.cards[card_id]
+    if card.kind is CardKind.STONE:
+        assert card.stone is not None
+        if real_stones(state, player, card.stone) > 0:
+            return
+        for t, on in state.talisman_on.items():
+            if on == card.stone and t in state.holdings[player]:
+                state.talisman_on[t] = LONE
+                state.log("talisman_alone", player=player, card=t)
+
+
+def _gain_card(state: MagicLampState, player: int, card_id: int) -> None:
+    state.holdings[player].append(card_id)
+    if state.comp.cards[card_id].kind is CardKind.TALISMAN:
+        state.agenda.insert(0, ("talisman", player, card_id))
+
+
+def _pop_chest(state: MagicLampState, chest: int) -> int:
+    card_id = state.decks[chest].pop()
+    for per in state.known_top:
+        if per[chest]:
+            del per[chest][0]
+    return card_id
+
+
+# ---------------------------------------------------------------------------------------------
+# Applying actions
+# ---------------------------------------------------------------------------------------------
+
+
+def apply_action(state: MagicLampState, player: int, action: int) -> None:
+    phase = state.phase
+    if phase is Phase.SETTING:
+        chest, face = A.decode_set(action)
+        state.dice[player].append([chest, face])
+        state.log("die_set", player=player)
+        if not state.to_act():
+            _reveal(state)
+    elif phase is Phase.RACE:
+        state.rub[player] = NO_RUB if action == A.NO_RUB else A.rub_ms(action)
+        state.log("race_answered", player=player)
+        if not state.to_act():
+            _resolve_race(state)
+    else:
+        decision = state.decision
+        assert decision is not None
+        state.decision = None
+        _HANDLERS[decision[0]](state, player, action, decision[3])
+        _run(state)
+
+
+def _reveal(state: MagicLampState) -> None:
+    """rulebook, "Simultaneous Reveal": every die is shown at once."""
+    state.log(
+        "reveal",
+        dice=[[{"chest": CHESTS[c], "face": f} for c, f in ds] for ds in state.dice],
+        shared_faces=sorted(shared_faces(state)),
+    )
+    state.phase = Phase.RACE
+    state.rub = [UNDECIDED] * state.num_players
+
+
+def shared_faces(state: MagicLampState) -> set[int]:
+    """Faces shown by two or more different players. A player's own pair never counts
+    (rulebook, 2 players: two dice with the same face do not let you rub)."""
+    owners: dict[int, set[int]] = {}
+    for p, ds in enumerate(state.dice):
+        for _, f in ds:
+            owners.setdefault(f, set()).add(p)
+    return {f for f, who in owners.items() if len(who) >= 2}
+
+
+def may_rub(state: MagicLampState, player: int) -> bool:
+    """Whether the player has a face shared with another player (a rub is no mistake)."""
+    shared = shared_faces(state)
+    return any(f in shared for _, f in state.dice[player])
+
+
+def _resolve_race(state: MagicLampState) -> None:
+    """rulebook, "Rub the lamp!": for each shared face, the fastest of its players who rubbed
+    summons the Genie; lower faces wish first. A player summons at most once per turn
+    (rulebook, 2 players; R4). Equal reaction times are broken by the game's RNG (R5)."""
+    n = state.num_players
+    shared = sorted(shared_faces(state))
+    rubbed = {p: state.rub[p] for p in range(n) if state.rub[p] >= 0}
+    legit = {p for p in range(n) if any(f in shared for _, f in state.dice[p])}
+    mistaken = sorted((p for p in rubbed if p not in legit), key=lambda p: (rubbed[p], p))
+    summoners: list[int] = []
+    races = []
+    for f in shared:
+        candidates = [
+            p
+            for p in range(n)
+            if p in rubbed and p not in summoners and any(face == f for _, face in state.dice[p])
+        ]
+        if not candidates:
+            races.append({"face": f, "winner": None})
+            continue
+        best = min(rubbed[p] for p in candidates)
+        tied = [p for p in candidates if rubbed[p] == best]
+        winner = tied[0] if len(tied) == 1 else state.rng.choice(tied)
+        summoners.append(winner)
+        races.append({"face": f, "winner": winner, "tie": tied if len(tied) > 1 else None})
+    state.summoners = summoners
+    state.race_result = {
+        "rubs": {str(p): ms for p, ms in rubbed.items()},
+        "races": races,
+        "mistaken": mistaken,
+    }
+    state.log("race", **state.race_result)
+    state.agenda = [("angry", p) for p in mistaken]
+    state.agenda += [("wish", p) for p in summoners]
+    state.agenda += [("search", c) for c in range(len(CHESTS))]
+    state.agenda.append(("end_turn",))
+    state.phase = Phase.RESOLVE
+    _run(state)
+
+
+# ---------------------------------------------------------------------------------------------
+# The agenda: tasks run in order until one needs a decision
+# ---------------------------------------------------------------------------------------------
+
+
+def _decide(
+    state: MagicLampState,
+    kind: Decision,
+    player: int,
+    options: tuple[int, ...],
+    ctx: tuple[Any, ...] = (),
+) -> None:
+    """Ask ``player`` to choose among ``options``. A choice with a single option is no
+    choice: it is applied at once (R11), so records hold only real decisions."""
+    if len(options) == 1:
+        _HANDLERS[kind](state, player, options[0], ctx)
+    else:
+        state.decision = (kind, player, tuple(sorted(options)), ctx)
+
+
+def _run(state: MagicLampState) -> None:
+    while state.decision is None and not state.over and state.phase is Phase.RESOLVE:
+        task = state.agenda.pop(0)
+        _TASKS[task[0]](state, *task[1:])
+
+
+def _task_angry(state: MagicLampState, rubber: int) -> None:
+    """rulebook, "What if I rubbed the lamp by mistake?": the rubber names an opponent, who
+    takes a card of their choice from the rubber. Nothing stealable: nothing happens (R3)."""
+    if not stealable_cards(state, rubber):
+        state.log("genie_calm", player=rubber, reason="nothing to steal")
+        return
+    opponents = tuple(A.target(o) for o in range(state.num_players) if o != rubber)
+    _decide(state, Decision.ANGRY_TARGET, rubber, opponents, (rubber,))
+
+
+def _on_angry_target(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
+    thief = action - A.TARGET_BASE
+    rubber = ctx[0]
+    state.log("genie_angry", player=rubber, thief=thief)
+    options = tuple(A.card(c) for c in stealable_cards(state, rubber))
+    _decide(state, Decision.ANGRY_STEAL, thief, options, (rubber,))
+
+
+def _on_angry_steal(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
+    card_id = action - A.CARD_BASE
+    _lose_card(state, ctx[0], card_id)
+    _gain_card(state, player, card_id)
+    state.log("steal", thief=player, victim=ctx[0], card=state.comp.card_json(card_id))
+
+
+def _task_wish(state: MagicLampState, summoner: int, wish: int = 1) -> None:
+    """rulebook, "Make your dreams come true!": draw the top Lamp card and keep it or not."""
+    lamp_id = state.lamp_deck.pop()
+    state.lamp_known = min(state.lamp_known, len(state.lamp_deck))
+    state.log("wish", player=summoner, wish=wish, lamp=state.comp.lamp_json(lamp_id))
+    options = (A.ACCEPT,) if wish >= MAX_WISHES else (A.ACCEPT, A.REJECT)
+    _decide(state, Decision.WISH, summoner, options, (lamp_id, wish))
+
+
+def _lamp_under(state: MagicLampState, lamp_id: int) -> None:
+    state.lamp_deck.insert(0, lamp_id)
+    state.lamp_known += 1
+
+
+def _on_wish(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
+    lamp_id, wish = ctx
+    _lamp_under(state, lamp_id)
+    if action == A.REJECT:
+        state.log("wish_rejected", player=player, wish=wish)
+        state.agenda.insert(0, ("wish", player, wish + 1))
+        return
+    state.log("wish_granted", player=player, wish=wish, forced=wish >= MAX_WISHES)
+    _start_effect(state, player, lamp_id)
+
+
+# -- Lamp card effects -----------------------------------------------------------------------
+
+
+def _start_effect(state: MagicLampState, player: int, lamp_id: int) -> None:
+    lamp = state.comp.lamp_cards[lamp_id]
+    effect = lamp.effect
+    if effect in (EffectKind.DRAW_CHEST, EffectKind.PEEK):
+        if lamp.chest is not None:
+            _chest_effect(state, player, lamp_id, lamp.chest)
+            return
+        options = tuple(A.chest(c) for c in range(len(CHESTS)) if state.decks[c])
+        if not options:
+            state.log("effect_fizzles", player=player, reason="every chest is empty")
+            return
+        _decide(state, Decision.EFFECT_CHEST, player, options, (lamp_id,))
+    elif effect is EffectKind.STEAL:
+        options = tuple(
+            A.card(c)
+            for c in sorted(
+                c
+                for o in range(state.num_players)
+                if o != player
+                for c in stealable_cards(state, o)
+            )
+        )
+        if not options:
+            state.log("effect_fizzles", player=player, reason="no opponent card can be taken")
+            return
+        _decide(state, Decision.EFFECT_CARD, player, options, ("steal",))
+    elif effect is EffectKind.SWAP:
+        own = stealable_cards(state, player)
+        theirs = [
+            c for o in range(state.num_players) if o != player for c in stealable_cards(state, o)
+        ]
+        if not own or not theirs:
+            state.log("effect_fizzles", player=player, reason="nothing to exchange")
+            return
+        _decide(state, Decision.SWAP_OWN, player, tuple(A.card(c) for c in sorted(own)))
+    elif effect is EffectKind.RETRIEVE:
+        state.agenda.insert(0, ("retrieve", player, lamp.count, "lamp"))
+    elif effect in (EffectKind.SET_DIE, EffectKind.MOVE_DIE):
+        dice_chests = tuple(A.chest(c) for c, _ in state.dice[player])
+        _decide(state, Decision.EFFECT_DIE, player, dice_chests, (lamp_id,))
+    elif effect is EffectKind.WARD:
+        state.ward[player] += lamp.count
+        state.log("ward", player=player, scorpions=lamp.count)
+    else:  # pragma: no cover - EffectKind is closed
+        raise AssertionError(effect)
+
+
+def _on_effect_chest(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
+    _chest_effect(state, player, ctx[0], action - A.CHEST_BASE)
+
+
+def _chest_effect(state: MagicLampState, player: int, lamp_id: int, chest: int) -> None:
+    lamp = state.comp.lamp_cards[lamp_id]
+    if lamp.effect is EffectKind.PEEK:
+        seen = state.decks[chest][::-1][: lamp.count]
+        state.known_top[player][chest] = list(seen)
+        state.log("peek", player=player, chest=CHESTS[chest], count=len(seen))
+        state.log(
+            "peek_cards",
+            visible_to=frozenset((player,)),
+            player=player,
+            chest=CHESTS[chest],
+            cards=[state.comp.card_json(c) for c in seen],
+        )
+        return
+    # "Draw the first card of the ___ chest": no scorpion check (R6); a Sorcerer drawn this
+    # way ends the game at once (rulebook, End of the game, special case).
+    for _ in range(lamp.count):
+        if not state.decks[chest]:
+            state.log("chest_empty", chest=CHESTS[chest])
+            return
+        card_id = _pop_chest(state, chest)
+        state.log(
+            "lamp_draw", player=player, chest=CHESTS[chest], card=state.comp.card_json(card_id)
+        )
+        _gain_card(state, player, card_id)
+        if state.comp.cards[card_id].kind is CardKind.SORCERER:
+            state.cave_closed = True
+            _end_game(state, reason="sorcerer drawn with a Lamp card")
+            return
+
+
+def _on_effect_card(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
+    card_id = action - A.CARD_BASE
+    victim = state.holder_of(card_id)
+    assert victim is not None
+    _lose_card(state, victim, card_id)
+    _gain_card(state, player, card_id)
+    state.log("steal", thief=player, victim=victim, card=state.comp.card_json(card_id))
+
+
+def _on_swap_own(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
+    theirs = sorted(
+        c for o in range(state.num_players) if o != player for c in stealable_cards(state, o)
+    )
+    _decide(
+        state,
+        Decision.SWAP_THEIRS,
+        player,
+        tuple(A.card(c) for c in theirs),
+        (action - A.CARD_BASE,),
+    )
+
+
+def _on_swap_theirs(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
+    given, taken = ctx[0], action - A.CARD_BASE
+    other = state.holder_of(taken)
+    assert other is not None
+    _lose_card(state, player, given)
+    _lose_card(state, other, taken)
+    _gain_card(state, player, taken)
+    _gain_card(state, other, given)
+    state.log(
+        "swap",
+        player=player,
+        other=other,
+        gave=state.comp.card_json(given),
+        took=state.comp.card_json(taken),
+    )
+
+
+def _on_effect_die(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
+    lamp = state.comp.lamp_cards[ctx[0]]
+    die_chest = action - A.CHEST_BASE
+    if lamp.effect is EffectKind.SET_DIE:
+        options = tuple(A.face(f) for f in range(1, A.FACES + 1))
+        _decide(state, Decision.EFFECT_FACE, player, options, (die_chest,))
+    else:
+        occupied = {c for c, _ in state.dice[player]}
+        options = tuple(A.chest(c) for c in range(len(CHESTS)) if c not in occupied)
+        _decide(state, Decision.EFFECT_MOVE, player, options, (die_chest,))
+
+
+def _die_on(state: MagicLampState, player: int, chest: int) -> list[int]:
+    for die in state.dice[player]:
+        if die[0] == chest:
+            return die
+    raise AssertionError("decision options only name the player's own dice")
+
+
+def _on_effect_face(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
+    die = _die_on(state, player, ctx[0])
+    die[1] = action - A.FACE_BASE + 1
+    state.log("die_changed", player=player, chest=CHESTS[die[0]], face=die[1])
+
+
+def _on_effect_move(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
+    die = _die_on(state, player, ctx[0])
+    die[0] = action - A.CHEST_BASE
+    state.log("die_moved", player=player, chest=CHESTS[die[0]], face=die[1])
+
+
+def _task_retrieve(state: MagicLampState, player: int, count: int, why: str) -> None:
+    """Take a card of your choice from the discard pile (a jewel, a stone or a talisman; the
+    Sorcerer is no treasure, R8)."""
+    options = tuple(
+        A.card(c)
+        for c in sorted(state.discard)
+        if state.comp.cards[c].kind is not CardKind.SORCERER
+    )
+    if not options:
+        state.log("retrieve_nothing", player=player, reason="the discard pile has no treasure")
+        return
+    if count > 1:
+        state.agenda.insert(0, ("retrieve", player, count - 1, why))
+    _decide(state, Decision.RETRIEVE, player, options, (why,))
+
+
+def _on_retrieve(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
+    card_id = action - A.CARD_BASE
+    state.discard.remove(card_id)
+    _gain_card(state, player, card_id)
+    state.log("retrieve", player=player, card=state.comp.card_json(card_id), source=ctx[0])
+
+
+# -- Searching the chests --------------------------------------------------------------------
+
+
+def chest_drawer(dice_on_chest: list[tuple[int, int]]) -> int | None:
+    """Who searches a chest: the lowest face that nobody else shows on that chest.
+
+    rulebook, "Search the Chests": tied players cancel each other and the lowest *untied*
+    value draws, even if higher than the tie (the "Maurice" case). ``dice_on_chest`` is
+    (player, face) pairs; returns the player or None.
+    """
+    by_face: dict[int, list[int]] = {}
+    for player, face in dice_on_chest:
+        by_face.setdefault(face, []).append(player)
+    for face in sorted(by_face):
+        if len(by_face[face]) == 1:
+            return by_face[face][0]
+    return None
+
+
+def dice_on(state: MagicLampState, chest: int) -> list[tuple[int, int]]:
+    return [(p, f) for p, ds in enumerate(state.dice) for c, f in ds if c == chest]
+
+
+def _task_search(state: MagicLampState, chest: int) -> None:
+    on_chest = dice_on(state, chest)
+    drawer = chest_drawer(on_chest)
+    state.log(
+        "search",
+        chest=CHESTS[chest],
+        dice=[{"player": p, "face": f} for p, f in on_chest],
+        drawer=drawer,
+    )
+    if drawer is None:
+        return
+    if not state.decks[chest]:
+        # R2: an empty chest has nothing to give.
+        state.log("chest_empty", chest=CHESTS[chest])
+        return
+    face = next(f for p, f in on_chest if p == drawer)
+    state.draw_ctx = [drawer, chest, face, [], 0]
+    _decide(state, Decision.DRAW, drawer, (A.DRAW, A.STOP))
+
+
+def is_bust(scorpions: int, face: int) -> bool:
+    """rulebook, "Scorpions!": the scorpions drawn must stay strictly below the die value."""
+    return scorpions >= face
+
+
+def _on_draw(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
+    draw = state.draw_ctx
+    assert draw is not None
+    drawer, chest, face, drawn, _ = draw
+    if action == A.STOP:
+        _finish_draw(state, stopped=True)
+        return
+    card_id = _pop_chest(state, chest)
+    card = state.comp.cards[card_id]
+    drawn.append(card_id)
+    absorbed = min(state.ward[drawer], card.scorpions)
+    state.ward[drawer] -= absorbed
+    draw[4] += card.scorpions - absorbed
+    state.log(
+        "draw",
+        player=drawer,
+        chest=CHESTS[chest],
+        card=state.comp.card_json(card_id),
+        scorpions=draw[4],
+        warded=absorbed,
+    )
+    if card.kind is CardKind.SORCERER:
+        # R1: the Sorcerer closes the cave (the game ends at the end of this turn); it counts
+        # as one of the cards drawn and the player may go on drawing.
+        state.cave_closed = True
+        state.log("cave_closed", player=drawer, chest=CHESTS[chest])
+    if is_bust(draw[4], face):
+        state.discard.extend(drawn)
+        state.log(
+            "bust",
+            player=drawer,
+            chest=CHESTS[chest],
+            cards=[state.comp.card_json(c) for c in drawn],
+        )
+        state.draw_ctx = None
+        return
+    if len(drawn) >= face or not state.decks[chest]:
+        _finish_draw(state, stopped=False)
+        return
+    _decide(state, Decision.DRAW, drawer, (A.DRAW, A.STOP))
+
+
+def _finish_draw(state: MagicLampState, stopped: bool) -> None:
+    draw = state.draw_ctx
+    assert draw is not None
+    drawer, chest, face, drawn, _ = draw
+    state.draw_ctx = None
+    state.log(
+        "draw_kept",
+        player=drawer,
+        chest=CHESTS[chest],
+        count=len(drawn),
+        stopped=stopped,
+        cards=[state.comp.card_json(c) for c in drawn],
+    )
+    # Talismans are placed once the draw is over (rulebook, Talismans): queue them first,
+    # then the ring, in the order the cards were drawn.
+    tasks: list[tuple[Any, ...]] = [
+        ("talisman", drawer, c) for c in drawn if state.comp.cards[c].kind is CardKind.TALISMAN
+    ]
+    if state.params.my_precious and face == RING_FACE and len(drawn) == RING_FACE:
+        tasks.append(("ring", drawer))
+    state.holdings[drawer].extend(drawn)
+    state.agenda[:0] = tasks
+
+
+def _task_talisman(state: MagicLampState, player: int, card_id: int) -> None:
+    """rulebook, Talismans: place it on a type of stone you have; with no stone it stays
+    alone for good and is worth its 1 point only."""
+    if card_id not in state.holdings[player] or card_id in state.talisman_on:
+        return
+    types = [t for t in range(len(state.comp.stone_types)) if real_stones(state, player, t)]
+    if not types:
+        state.talisman_on[card_id] = LONE
+        state.log("talisman_alone", player=player, card=card_id)
+        return
+    _decide(state, Decision.TALISMAN, player, tuple(A.stone(t) for t in types), (card_id,))
+
+
+def _on_talisman(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
+    stone_type = action - A.STONE_BASE
+    state.talisman_on[ctx[0]] = stone_type
+    state.log(
+        "talisman_placed", player=player, card=ctx[0], stone=state.comp.stone_types[stone_type]
+    )
+
+
+def _task_ring(state: MagicLampState, player: int) -> None:
+    """rulebook, "My Precious": a full draw of six with a 6 takes the ring (from its holder if
+    need be) and retrieves a card from the discard pile, again on every repeat."""
+    previous = state.ring
+    state.ring = player
+    state.log("ring", player=player, previous=None if previous == NO_RING else previous)
+    _task_retrieve(state, player, 1, "ring")
+
+
+def _task_end_turn(state: MagicLampState) -> None:
+    """rulebook, End of the turn: a Sorcerer drawn this turn closes the cave."""
+    if state.cave_closed:
+        _end_game(state, reason="sorcerer drawn")
+        return
+    if state.turn >= state.params.max_turns:
+        _end_game(state, reason=f"turn limit {state.params.max_turns} reached")
+        return
+    state.turn += 1
+    state.phase = Phase.SETTING
+    n = state.num_players
+    state.dice = [[] for _ in range(n)]
+    state.rub = [UNDECIDED] * n
+    state.ward = [0] * n
+    state.summoners = []
+    state.race_result = None
+    state.log("turn", turn=state.turn)
+
+
+def _end_game(state: MagicLampState, reason: str) -> None:
+    state.over = True
+    state.phase = Phase.OVER
+    state.decision = None
+    state.draw_ctx = None
+    state.agenda = []
+    # R7: a talisman still waiting for its place when the game ends at once stays alone.
+    for held in state.holdings:
+        for c in held:
+            if state.comp.cards[c].kind is CardKind.TALISMAN and c not in state.talisman_on:
+                state.talisman_on[c] = LONE
+    scores = score_breakdowns(state)
+    state.log("game_over", reason=reason, scores=scores)
+
+
+_TASKS: dict[str, Any] = {
+    "angry": _task_angry,
+    "wish": _task_wish,
+    "retrieve": _task_retrieve,
+    "search": _task_search,
+    "talisman": _task_talisman,
+    "ring": _task_ring,
+    "end_turn": _task_end_turn,
+}
+
+_HANDLERS: dict[Decision, Any] = {
+    Decision.ANGRY_TARGET: _on_angry_target,
+    Decision.ANGRY_STEAL: _on_angry_steal,
+    Decision.WISH: _on_wish,
+    Decision.EFFECT_CHEST: _on_effect_chest,
+    Decision.EFFECT_DIE: _on_effect_die,
+    Decision.EFFECT_FACE: _on_effect_face,
+    Decision.EFFECT_MOVE: _on_effect_move,
+    Decision.EFFECT_CARD: _on_effect_card,
+    Decision.SWAP_OWN: _on_swap_own,
+    Decision.SWAP_THEIRS: _on_swap_theirs,
+    Decision.DRAW: _on_draw,
+    Decision.TALISMAN: _on_talisman,
+    Decision.RETRIEVE: _on_retrieve,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring
+# ---------------------------------------------------------------------------------------------
+
+
+def score_breakdowns(state: MagicLampState) -> list[dict[str, int]]:
+    """rulebook, "How do I count my points?": 1 per card except the Sorcerer, set bonuses,
+    5 per strict stone majority (none on a tie), and the ring's 5 in "My Precious"."""
+    comp = state.comp
+    n = state.num_players
+    counts = [[stone_count(state, p, t) for t in range(len(comp.stone_types))] for p in range(n)]
+    result = []
+    for p in range(n):
+        b: dict[str, int] = {
+            "cards": sum(
+                1 for c in state.holdings[p] if comp.cards[c].kind is not CardKind.SORCERER
+            )
+        }
+        sets = complete_sets(state, p)
+        for m, metal in enumerate(METALS):
+            b[f"set_{metal}"] = sets[m] * comp.set_bonus[m]
+        for t, name in enumerate(comp.stone_types):
+            mine = counts[p][t]
+            best_other = max((counts[q][t] for q in range(n) if q != p), default=0)
+            b[f"majority_{name}"] = MAJORITY_BONUS if mine > 0 and mine > best_other else 0
+        b["ring"] = RING_BONUS if state.params.my_precious and state.ring == p else 0
+        result.append(b)
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Determinization
+# ---------------------------------------------------------------------------------------------
+
+
+def determinize(state: MagicLampState, player: int, rng: random.Random) -> MagicLampState:
+    """Re-sample what ``player`` cannot see: unseen chest cards (the Sorcerer's place is known
+    to all, and cards the player peeked at stay), the unseen top of the Lamp pile, and other
+    players' secret die settings and race answers not yet revealed."""
+    new = state.clone()
+    new.rng = random.Random(rng.getrandbits(64))
+    for c, deck in enumerate(new.decks):
+        known = len(new.known_top[player][c])
+        sorcerer = new.comp.sorcerer_of(c)
+        fixed = {i for i in range(len(deck) - known, len(deck))}
+        fixed |= {i for i, cid in enumerate(deck) if cid == sorcerer}
+        free = [i for i in range(len(deck)) if i not in fixed]
+        cards = [deck[i] for i in free]
+        rng.shuffle(cards)
+        for i, cid in zip(free, cards, strict=True):
+            deck[i] = cid
+        for q in range(new.num_players):
+            if q != player and new.known_top[q][c]:
+                k = len(new.known_top[q][c])
+                new.known_top[q][c] = deck[::-1][:k]
+    # The Lamp pile is bottom first: its bottom ``lamp_known`` cards went under in view of all.
+    top = new.lamp_deck[new.lamp_known :]
+    rng.shuffle(top)
+    new.lamp_deck[new.lamp_known :] = top
+    if new.phase is Phase.SETTING:
+        k = new.params.dice_per_player
+        for q in range(new.num_players):
+            if q == player or not new.dice[q]:
+                continue
+            count = len(new.dice[q])
+            chests = rng.sample(range(len(CHESTS)), k)[:count]
+            new.dice[q] = [[c, rng.randint(1, A.FACES)] for c in chests]
+    elif new.phase is Phase.RACE:
+        for q in range(new.num_players):
+            if q != player and new.rub[q] != UNDECIDED:
+                new.rub[q] = rng.randrange(150, 900, 10) if may_rub(new, q) else NO_RUB
+    return new
