@@ -135,6 +135,7 @@ class GameState(ABC):
     @classmethod
     def validate_params(cls, params: Params) -> None:
         """Game-specific checks beyond the player count; raise ``ParamsError``."""
+        return None
 
     @classmethod
     @abstractmethod

@@ -173,7 +173,7 @@ def _enum_value(value: str, enum: type[StrEnum], what: str, where: str) -> str:
 
 
 def _provenance(entry: Mapping[str, Any], where: str) -> str:
-    prov = _get(entry, "provenance", str, where)
+    prov: str = _get(entry, "provenance", str, where)
     if prov.split(":")[0].strip() not in _PROVENANCES:
         raise ComponentsError(
             f"{where}: provenance must start with 'rulebook' or 'assumed', got {prov!r}"
@@ -251,7 +251,7 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
         effect_name = _get(entry, "effect", str, where)
         effect = EffectKind(_enum_value(effect_name, EffectKind, "effect", where))
         chest_name = _get(entry, "chest", str, where, "any")
-        chest = None if chest_name == "any" else _choice(chest_name, CHESTS, "chest", where)
+        lamp_chest = None if chest_name == "any" else _choice(chest_name, CHESTS, "chest", where)
         count = _get(entry, "count", int, where, 1)
         if effect in _COUNT_EFFECTS and count < 1:
             raise ComponentsError(f"{where}: count must be >= 1")
@@ -264,7 +264,7 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
         text = _get(entry, "text", str, where)
         prov = _provenance(entry, where)
         for _ in range(copies):
-            lamps.append(LampCard(len(lamps), name, text, effect, chest, count, prov))
+            lamps.append(LampCard(len(lamps), name, text, effect, lamp_chest, count, prov))
     if len(lamps) < 3:
         raise ComponentsError(f"need at least 3 Lamp cards (three wishes), have {len(lamps)}")
 

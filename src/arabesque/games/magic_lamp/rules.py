@@ -362,7 +362,7 @@ def _resolve_race(state: MagicLampState) -> None:
     legit = {p for p in range(n) if any(f in shared for _, f in state.dice[p])}
     mistaken = sorted((p for p in rubbed if p not in legit), key=lambda p: (rubbed[p], p))
     summoners: list[int] = []
-    races = []
+    races: list[dict[str, Any]] = []
     for f in shared:
         candidates = [
             p
@@ -886,11 +886,10 @@ def score_breakdowns(state: MagicLampState) -> list[dict[str, int]]:
 # ---------------------------------------------------------------------------------------------
 
 
-def determinize(state: MagicLampState, player: int, rng: random.Random) -> MagicLampState:
-    """Re-sample what ``player`` cannot see: unseen chest cards (the Sorcerer's place is known
-    to all, and cards the player peeked at stay), the unseen top of the Lamp pile, and other
-    players' secret die settings and race answers not yet revealed."""
-    new = state.clone()
+def resample_hidden(new: MagicLampState, player: int, rng: random.Random) -> None:
+    """On a copy, re-sample what ``player`` cannot see: unseen chest cards (the Sorcerer's
+    place is known to all, and cards the player peeked at stay), the unseen top of the Lamp
+    pile, and other players' secret die settings and race answers not yet revealed."""
     new.rng = random.Random(rng.getrandbits(64))
     for c, deck in enumerate(new.decks):
         known = len(new.known_top[player][c])
@@ -922,4 +921,3 @@ def determinize(state: MagicLampState, player: int, rng: random.Random) -> Magic
         for q in range(new.num_players):
             if q != player and new.rub[q] != UNDECIDED:
                 new.rub[q] = rng.randrange(150, 900, 10) if may_rub(new, q) else NO_RUB
-    return new

@@ -242,9 +242,11 @@ class MagicLampState(GameState):
         return new
 
     def determinize(self, player: int, rng: random.Random) -> Self:
-        from arabesque.games.magic_lamp.rules import determinize
+        from arabesque.games.magic_lamp.rules import resample_hidden
 
-        return determinize(self, player, rng)
+        copy = self.clone()
+        resample_hidden(copy, player, rng)
+        return copy
 
     def fingerprint(self) -> Any:
         return (

@@ -1,0 +1,1 @@
+"""Simulation: running games between agents, tournaments, statistics."""
