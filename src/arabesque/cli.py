@@ -1,0 +1,503 @@
+"""The ``arabesque`` command line: play, simulate, replay, bench, games, agents, cards.
+
+Every user error (unknown game, bad agent spec, bad params or components, unreadable or
+malformed file, a record that does not replay) is one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from arabesque import __version__
+from arabesque.core.errors import ArabesqueError
+from arabesque.core.game import GameSpec, Params
+from arabesque.core.records import GameRecord
+from arabesque.core.registry import game_ids, get_game
+
+EXIT_ERROR = 2
+
+
+class CliError(ValueError):
+    """A usage error found by the command line itself (reported like an engine error)."""
+
+
+def _out() -> Console:
+    # Markup off: card names, action texts and record contents may hold square brackets.
+    return Console(markup=False, highlight=False)
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=1))
+
+
+def _default_players(spec: GameSpec) -> int:
+    from arabesque.bench import default_players
+
+    return default_players(spec)
+
+
+def _make_params(
+    spec: GameSpec, players: int | None, my_precious: bool, components: str | None
+) -> Params:
+    options: dict[str, Any] = {
+        "num_players": _default_players(spec) if players is None else players
+    }
+    # Only options the user asked for are passed, so a game without them still works.
+    if my_precious:
+        options["my_precious"] = True
+    if components is not None:
+        options["components"] = components
+    return spec.make_params(**options)
+
+
+# -- play ------------------------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    spec = get_game(args.game)
+    players = _default_players(spec) if args.players is None else args.players
+    bots = players - 1 if args.bots is None else args.bots
+    if not 0 <= bots <= players:
+        raise CliError(f"--bots must be between 0 and the {players} players, got {bots}")
+    # Validate here so a bad option fails before the terminal UI takes over the screen.
+    _make_params(spec, players, args.my_precious, args.components)
+    try:
+        from arabesque.tui.play import main as play_main
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not exc.name.startswith("arabesque"):
+            raise
+        raise CliError("terminal play is not available in this installation yet") from exc
+    return int(
+        play_main(
+            game_id=args.game,
+            num_players=players,
+            bots=bots,
+            agent=args.agent,
+            seed=args.seed,
+            my_precious=args.my_precious,
+            components=args.components,
+            window_s=args.window,
+        )
+    )
+
+
+# -- simulate --------------------------------------------------------------------------------
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _simulation_table(summary: dict[str, Any], spec: GameSpec, elapsed: float) -> None:
+    out = _out()
+    games = summary["games"]
+    first, last = summary["seeds"]
+    out.print(
+        f"{spec.name}: {games} games, {summary['params']['num_players']} players, "
+        f"seeds {first}..{last}, {elapsed:.1f} s"
+    )
+    table = Table(show_edge=False)
+    for name in ("seat", "agent", "wins", "win rate", "95% interval", "score (mean ± std)", "rank"):
+        table.add_column(name, justify="left" if name == "agent" else "right")
+    for seat in summary["seats"]:
+        low, high = seat["win_rate_ci95"]
+        table.add_row(
+            Text(str(seat["seat"])),
+            Text(seat["agent"]),
+            Text(str(seat["wins"])),
+            Text(f"{100 * seat['win_rate']:.1f}%"),
+            Text(f"{100 * low:.1f}–{100 * high:.1f}%"),
+            Text(f"{_fmt(seat['mean_score'])} ± {_fmt(seat['std_score'])}"),
+            Text(_fmt(seat["mean_rank"])),
+        )
+    out.print(table)
+    length = f"{_fmt(summary['mean_actions'], 1)} ± {_fmt(summary['std_actions'], 1)} actions"
+    if summary["mean_turns"] is not None:
+        length += f", {_fmt(summary['mean_turns'], 1)} ± {_fmt(summary['std_turns'], 1)} turns"
+    out.print(f"Game length: {length}")
+    out.print(
+        f"Shared victories: {summary['shared_victories']} of {games} games; "
+        f"{summary['win_counting']}, so the wins may add up to more than the games.",
+        soft_wrap=True,
+    )
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from arabesque.sim.batch import expand_agents, run_games, summarize
+
+    spec = get_game(args.game)
+    params = _make_params(spec, args.players, args.my_precious, args.components)
+    agents = expand_agents(args.agents.split(","), params.num_players)
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=args.json or not sys.stderr.isatty(),
+        transient=True,
+    )
+    start = time.perf_counter()
+    with progress:
+        task = progress.add_task("simulating", total=args.games)
+        results = run_games(
+            args.game,
+            params,
+            agents,
+            games=args.games,
+            seed=args.seed,
+            workers=args.workers,
+            record_dir=args.record,
+            on_result=lambda _result: progress.advance(task),
+        )
+    elapsed = time.perf_counter() - start
+    summary = summarize(args.game, params, agents, args.seed, results)
+    if args.json:
+        _print_json(summary)
+    else:
+        _simulation_table(summary, spec, elapsed)
+        if args.record is not None:
+            _out().print(f"Records written to {args.record}/game-<seed>.json")
+    return 0
+
+
+# -- replay ----------------------------------------------------------------------------------
+
+
+def _pause(step: int) -> str:
+    """Wait for Enter before the next step: "next", "quit", or "eof" when input has ended
+    (nobody is there to press Enter, so the replay runs on to the end)."""
+    print(f"-- step {step}: Enter for the next step, q to quit --", end="", file=sys.stderr)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    if not line:
+        print(file=sys.stderr)
+        return "eof"
+    return "quit" if line.strip().lower() in ("q", "quit") else "next"
+
+
+def _final_table(summary: dict[str, Any]) -> None:
+    out = _out()
+    state_word = "final" if summary["is_over"] else "so far (the game is not finished)"
+    out.print(f"Scores {state_word}:")
+    table = Table(show_edge=False)
+    for name in ("seat", "rank", "score", "breakdown"):
+        table.add_column(name, justify="left" if name == "breakdown" else "right")
+    for seat, (score, rank) in enumerate(zip(summary["scores"], summary["ranking"], strict=True)):
+        parts = ", ".join(f"{k} {v}" for k, v in score["breakdown"].items() if v)
+        table.add_row(Text(str(seat)), Text(str(rank)), Text(str(score["total"])), Text(parts))
+    out.print(table)
+    if summary["holdings"] is not None:
+        out.print("Holdings:")
+        for seat, cards in enumerate(summary["holdings"]):
+            names = ", ".join(f"{c.get('name')} #{c.get('id')}" for c in cards) or "nothing"
+            out.print(f"  player {seat}: {names}", soft_wrap=True)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from arabesque.sim.replay import describe_event, final_summary, replay_steps
+
+    record = GameRecord.load(args.file)
+    if record.engine_version != __version__:
+        print(
+            f"note: recorded with engine {record.engine_version}, replaying with {__version__}",
+            file=sys.stderr,
+        )
+    if args.json:
+        _print_json({"file": str(args.file), **final_summary(record.replay())})
+        return 0
+    out = _out()
+    spec = get_game(record.game)
+    out.print(
+        f"{spec.name}, {record.params.get('num_players', '?')} players, seed {record.seed}, "
+        f"{len(record.actions)} recorded actions"
+    )
+    pausing = args.step
+    state = None
+    for entry, after in replay_steps(record):
+        state = after
+        if entry.step == 0:
+            out.print("setup")
+        else:
+            out.print(f"{entry.step:>5}  player {entry.player}  {entry.action}", soft_wrap=True)
+        for event in entry.events:
+            out.print(f"         {describe_event(event)}", soft_wrap=True)
+        if pausing and entry.step < len(record.actions):
+            answer = _pause(entry.step)
+            if answer == "quit":
+                out.print(f"stopped after step {entry.step}")
+                return 0
+            pausing = answer == "next"
+    assert state is not None
+    _final_table(final_summary(state))
+    return 0
+
+
+# -- bench -----------------------------------------------------------------------------------
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from arabesque.bench import bench
+
+    if not args.json:
+        print(f"benchmarking {args.game} for {args.seconds:g} s ...", file=sys.stderr)
+    result = bench(args.game, args.seconds, num_players=args.players, seed=args.seed)
+    if args.json:
+        _print_json(result)
+        return 0
+    out = _out()
+    length = result["mean_game_length"]
+    out.print(
+        f"{args.game}, {result['players']} players, random playouts on one process, "
+        f"{result['seconds']:.2f} s"
+    )
+    out.print(f"  games_per_s       {result['games_per_s']:.1f}  ({result['games']} games)")
+    out.print(f"  steps_per_s       {result['steps_per_s']:.0f}  ({result['steps']} steps)")
+    out.print(f"  mean_game_length  {_fmt(length, 1)} steps")
+    out.print(f"  {result['step']}", soft_wrap=True)
+    return 0
+
+
+# -- games, agents, cards --------------------------------------------------------------------
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    rows: list[dict[str, Any]] = []
+    for gid in game_ids():
+        spec = get_game(gid)
+        rows.append(
+            {
+                "id": spec.id,
+                "name": spec.name,
+                "min_players": spec.min_players,
+                "max_players": spec.max_players,
+                "simultaneous": spec.simultaneous,
+                "hidden_information": spec.hidden_information,
+                "chance": spec.chance,
+                "real_time": spec.real_time,
+            }
+        )
+    if args.json:
+        _print_json(rows)
+        return 0
+    table = Table(show_edge=False)
+    for name in ("id", "name", "players", "traits"):
+        table.add_column(name)
+    traits = ("simultaneous", "hidden_information", "chance", "real_time")
+    for row in rows:
+        table.add_row(
+            Text(row["id"]),
+            Text(row["name"]),
+            Text(f"{row['min_players']}-{row['max_players']}"),
+            Text(", ".join(t.replace("_", " ") for t in traits if row[t])),
+        )
+    _out().print(table)
+    return 0
+
+
+def cmd_agents(args: argparse.Namespace) -> int:
+    from arabesque.agents.registry import agent_names
+
+    get_game(args.game)
+    names = agent_names(args.game)
+    if args.json:
+        _print_json(names)
+    else:
+        for name in names:
+            print(name)
+    return 0
+
+
+def _magic_lamp_cards(components: str | None) -> dict[str, Any]:
+    from arabesque.games.magic_lamp.components import CHESTS, EffectKind, load_components
+
+    comp = load_components(components)
+    cards = []
+    for card in comp.cards:
+        data = comp.card_json(card.id)
+        cards.append(
+            {
+                "id": card.id,
+                "chest": "starting" if card.chest is None else CHESTS[card.chest],
+                "kind": data["kind"],
+                "name": data["name"],
+                "scorpions": card.scorpions,
+            }
+        )
+    lamps = []
+    for lamp in comp.lamp_cards:
+        data = comp.lamp_json(lamp.id)
+        # A missing chest means "the wisher chooses" only for effects that act on a chest.
+        if data["chest"] is None and lamp.effect in (EffectKind.DRAW_CHEST, EffectKind.PEEK):
+            data["chest"] = "any"
+        lamps.append(data)
+    return {"components": comp.name, "source": comp.source, "cards": cards, "lamp_cards": lamps}
+
+
+#: Per game, the id table of its components (games without card ids have no entry).
+_CARD_TABLES: dict[str, Callable[[str | None], dict[str, Any]]] = {
+    "magic-lamp": _magic_lamp_cards,
+}
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    get_game(args.game)
+    table_of = _CARD_TABLES.get(args.game)
+    if table_of is None:
+        raise CliError(f"{args.game} has no card table")
+    data = table_of(args.components)
+    if args.json:
+        _print_json(data)
+        return 0
+    out = _out()
+    out.print(f"{data['components']} ({data['source']})")
+    cards = Table(title="cards", show_edge=False)
+    for name in ("id", "chest", "kind", "name", "scorpions"):
+        cards.add_column(name, justify="right" if name in ("id", "scorpions") else "left")
+    for c in data["cards"]:
+        cards.add_row(*(Text(str(c[k])) for k in ("id", "chest", "kind", "name", "scorpions")))
+    out.print(cards)
+    lamps = Table(title="lamp cards", show_edge=False)
+    for name in ("id", "name", "effect", "chest", "count", "text"):
+        lamps.add_column(name, justify="right" if name in ("id", "count") else "left")
+    for lamp in data["lamp_cards"]:
+        lamps.add_row(
+            *(
+                Text("-" if lamp[k] is None else str(lamp[k]))
+                for k in ("id", "name", "effect", "chest", "count", "text")
+            )
+        )
+    out.print(lamps)
+    return 0
+
+
+# -- parser ----------------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line, like every other error of the command line."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--my-precious", action="store_true", help='the "My Precious" variant')
+    p.add_argument("--components", metavar="FILE", help="a components TOML file")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="arabesque", description="Arabian Nights board games: play, simulate, replay."
+    )
+    parser.add_argument("--version", action="version", version=f"arabesque {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("play", help="play in the terminal against bots")
+    p.add_argument("game")
+    p.add_argument("--players", type=_positive_int, help="number of players (default 4)")
+    p.add_argument("--bots", type=int, help="how many seats bots take (default players - 1)")
+    p.add_argument("--agent", default="heuristic", help="agent spec of the bots")
+    p.add_argument("--seed", type=int, help="game seed (default: random)")
+    _add_game_options(p)
+    p.add_argument("--window", type=_positive_float, metavar="SECONDS", help="lamp race window")
+    p.set_defaults(handler=cmd_play)
+
+    p = sub.add_parser("simulate", help="play many games between agents and report statistics")
+    p.add_argument("game")
+    p.add_argument("--players", type=_positive_int, help="number of players")
+    p.add_argument(
+        "--agents",
+        default="random",
+        help="comma-separated agent specs, one per seat, or one for every seat",
+    )
+    p.add_argument("--games", type=_positive_int, default=100)
+    p.add_argument("--seed", type=int, default=0, help="game i uses seed SEED + i")
+    _add_game_options(p)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--record", metavar="DIR", help="write each game to DIR/game-<seed>.json")
+    p.add_argument("--workers", type=_positive_int, default=1, help="processes (default 1)")
+    p.set_defaults(handler=cmd_simulate)
+
+    p = sub.add_parser("replay", help="show a game record step by step")
+    p.add_argument("file", type=Path)
+    p.add_argument("--json", action="store_true", help="print final scores and holdings")
+    p.add_argument("--step", action="store_true", help="pause after each step")
+    p.set_defaults(handler=cmd_replay)
+
+    p = sub.add_parser("bench", help="random playouts per second on one process")
+    p.add_argument("game")
+    p.add_argument("--seconds", type=_positive_float, default=5.0)
+    p.add_argument("--players", type=_positive_int)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_bench)
+
+    p = sub.add_parser("games", help="list the games")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_games)
+
+    p = sub.add_parser("agents", help="list the agents of a game")
+    p.add_argument("game")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_agents)
+
+    p = sub.add_parser("cards", help="the id table of a game's components")
+    p.add_argument("game")
+    p.add_argument("--components", metavar="FILE", help="a components TOML file")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_cards)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    try:
+        return handler(args)
+    except (ArabesqueError, ValueError) as exc:
+        print(f"arabesque {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"arabesque {args.command}: error:{where} {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print(f"arabesque {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
