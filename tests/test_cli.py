@@ -1,0 +1,312 @@
+"""The command line, through real subprocesses (``python -m arabesque`` and the installed
+``arabesque`` script) and direct calls of ``cli.main``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arabesque import cli
+from arabesque.core import GameRecord, get_game
+from arabesque.core.conformance import random_playout
+from arabesque.games.magic_lamp import MagicLampState
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIO = ROOT / "docs" / "examples" / "magic-lamp-scenario.json"
+SEAT_FIELDS = {
+    "seat",
+    "agent",
+    "wins",
+    "shared_wins",
+    "win_rate",
+    "win_rate_ci95",
+    "mean_score",
+    "std_score",
+    "mean_rank",
+}
+SIM = ["simulate", "magic-lamp", "--players", "3", "--games", "8", "--seed", "5"]
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "arabesque", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=60,
+        check=False,
+    )
+
+
+def call(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _finished_record(path: Path, seed: int = 21) -> GameRecord:
+    spec = get_game("magic-lamp")
+    record: GameRecord = random_playout(spec, spec.make_params(num_players=3), seed).record()
+    record.save(path)
+    return record
+
+
+# -- simulate -----------------------------------------------------------------------------------
+
+
+def test_simulate_json_fields_and_intervals() -> None:
+    proc = run(*SIM, "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["game"] == "magic-lamp" and data["games"] == 8 and data["seeds"] == [5, 12]
+    assert data["agents"] == ["random"] * 3
+    assert "win for each" in data["win_counting"]
+    for key in ("mean_actions", "std_actions", "mean_turns", "std_turns", "shared_victories"):
+        assert isinstance(data[key], int | float), key
+    assert [s["seat"] for s in data["seats"]] == [0, 1, 2]
+    for seat in data["seats"]:
+        assert set(seat) == SEAT_FIELDS
+        low, high = seat["win_rate_ci95"]
+        assert 0 <= low <= seat["win_rate"] <= high <= 1
+        assert seat["win_rate"] == seat["wins"] / 8
+        assert seat["std_score"] >= 0 and 1 <= seat["mean_rank"] <= 3
+    assert sum(s["wins"] for s in data["seats"]) >= 8, "every game has at least one winner"
+
+
+def test_simulate_is_identical_with_one_or_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    two = run(*SIM, "--json", "--workers", "2")
+    assert two.returncode == 0, two.stderr
+    code, one, _ = call(capsys, *SIM, "--json", "--workers", "1")
+    assert code == 0
+    assert json.loads(one) == json.loads(two.stdout)
+
+
+def test_simulate_table_for_humans(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = call(capsys, "simulate", "magic-lamp", "--players", "2", "--games", "3")
+    assert code == 0
+    assert "95% interval" in out and "Game length" in out and "Shared victories" in out
+    assert out.count("random") == 2
+
+
+def test_recorded_games_replay_to_the_same_final_scores(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = call(capsys, *SIM, "--json", "--record", str(tmp_path))
+    assert code == 0
+    summary = json.loads(out)
+    files = sorted(tmp_path.glob("game-*.json"))
+    assert [f.name for f in files] == sorted(f"game-{s}.json" for s in range(5, 13))
+    totals: list[list[int]] = []
+    for f in files:
+        record = GameRecord.load(f)
+        assert record.metadata["agents"] == ["random"] * 3
+        state = record.replay()
+        assert state.is_over
+        assert [s.to_json() for s in state.scores()] == record.metadata["result"]["scores"]
+        totals.append([s.total for s in state.scores()])
+    for seat in summary["seats"]:
+        mean = sum(t[seat["seat"]] for t in totals) / len(totals)
+        assert seat["mean_score"] == pytest.approx(mean)
+    # And once through the replay command itself, in its own process.
+    proc = run("replay", str(files[0]), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        json.loads(proc.stdout)["scores"] == GameRecord.load(files[0]).metadata["result"]["scores"]
+    )
+
+
+# -- replay -------------------------------------------------------------------------------------
+
+
+def test_replay_json_with_the_installed_script(tmp_path: Path) -> None:
+    script = shutil.which("arabesque")
+    if script is None:
+        pytest.skip("the arabesque console script is not on PATH")
+    record = _finished_record(tmp_path / "game.json")
+    proc = subprocess.run(
+        [script, "replay", str(tmp_path / "game.json"), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["is_over"] and data["steps"] == len(record.actions)
+    assert data["ranking"] == record.metadata["result"]["ranking"]
+    assert data["winners"] == [p for p, r in enumerate(data["ranking"]) if r == 1]
+    for score in data["scores"]:
+        assert score["total"] == sum(score["breakdown"].values())
+    assert len(data["holdings"]) == 3
+    # Every card is in one hand, a deck or the discard: no card is held twice.
+    held = [c["id"] for cards in data["holdings"] for c in cards]
+    assert len(held) == len(set(held)) and all("name" in c for c in data["holdings"][0])
+
+
+def test_replay_of_a_tampered_record_names_the_step(tmp_path: Path) -> None:
+    record = _finished_record(tmp_path / "game.json")
+    k = 57
+    state = record.initial_state()
+    for _ in zip(range(k - 1), record.steps(state), strict=False):
+        pass
+    player = record.actions[k - 1][0]
+    legal = set(state.legal_actions(player))
+    bad = next(state.action_to_str(a) for a in range(state.num_actions) if a not in legal)
+    data = record.to_json()
+    data["actions"][k - 1]["action"] = bad
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    for extra in ((), ("--json",)):
+        proc = run("replay", str(path), *extra)
+        assert proc.returncode == 2
+        assert f"step {k} (player {player}, {bad!r})" in proc.stderr
+        assert "not legal" in proc.stderr and "Traceback" not in proc.stderr
+        if not extra:
+            # The human replay showed the steps before the bad one, and not the bad one.
+            assert f"\n{k - 1:>5}  player" in proc.stdout
+            assert f"\n{k:>5}  player" not in proc.stdout
+
+
+def test_replay_shows_steps_and_events(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = call(capsys, "replay", str(SCENARIO))
+    assert code == 0
+    assert "    7  player 0  accept" in out
+    assert "lamp_draw: player 0, chest gold" in out
+    assert "not finished" in out and "Holdings:" in out
+
+
+def test_replay_step_mode_stops_on_q() -> None:
+    proc = run("replay", str(SCENARIO), "--step", stdin="\n\nq\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "stopped after step 2" in proc.stdout
+    assert "    3  player" not in proc.stdout
+
+
+def test_replay_step_mode_runs_on_at_end_of_input() -> None:
+    proc = run("replay", str(SCENARIO), "--step", stdin="")
+    assert proc.returncode == 0, proc.stderr
+    assert "   15  player 0  draw" in proc.stdout
+
+
+# -- bench --------------------------------------------------------------------------------------
+
+
+def test_bench_json() -> None:
+    proc = run("bench", "magic-lamp", "--seconds", "1", "--players", "3", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    for key in ("games_per_s", "steps_per_s", "mean_game_length", "games", "steps", "seconds"):
+        assert data[key] > 0, key
+    assert data["players"] == 3
+    assert data["step"].startswith("one step = one applied player action")
+
+
+# -- listings -----------------------------------------------------------------------------------
+
+
+def test_games_agents_and_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = call(capsys, "games", "--json")
+    assert code == 0
+    games = {g["id"]: g for g in json.loads(out)}
+    assert (games["magic-lamp"]["min_players"], games["magic-lamp"]["max_players"]) == (2, 5)
+    code, out, _ = call(capsys, "games")
+    assert code == 0 and "magic-lamp" in out and "2-5" in out
+    code, out, _ = call(capsys, "agents", "magic-lamp")
+    assert code == 0 and "random" in out.split()
+    code, out, _ = call(capsys, "cards", "magic-lamp", "--json")
+    assert code == 0
+    data = json.loads(out)
+    spec = get_game("magic-lamp")
+    state = spec.new_game(spec.make_params(), seed=0)
+    assert isinstance(state, MagicLampState)
+    comp = state.comp
+    assert [c["id"] for c in data["cards"]] == list(range(comp.num_cards))
+    assert [c["id"] for c in data["lamp_cards"]] == list(range(len(comp.lamp_cards)))
+    starting = [c for c in data["cards"] if c["chest"] == "starting"]
+    assert [c["id"] for c in starting] == list(comp.starting_cards)
+    code, out, _ = call(capsys, "cards", "magic-lamp")
+    assert code == 0 and "lamp cards" in out and "sorcerer" in out
+
+
+def test_python_dash_m_and_version() -> None:
+    proc = run("--version")
+    assert proc.returncode == 0 and proc.stdout.startswith("arabesque ")
+
+
+# -- errors: one line on stderr, exit status 2 --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["simulate", "chess"], "no game 'chess'"),
+        (["simulate", "magic-lamp", "--agents", "wizard"], "unknown agent 'wizard'"),
+        (["simulate", "magic-lamp", "--agents", "random:speed=3"], "bad options"),
+        (["simulate", "magic-lamp", "--players", "9"], "2-5 players, not 9"),
+        (["simulate", "magic-lamp", "--components", "/no/such.toml"], "cannot read components"),
+        (["replay", "/no/such/record.json"], "cannot read record"),
+        (["bench", "magic-lamp", "--seconds", "-1"], "must be positive"),
+        (["agents", "chess"], "no game 'chess'"),
+        (["cards", "magic-lamp", "--components", "/no/such.toml"], "cannot read components"),
+        (["play", "magic-lamp", "--players", "3", "--bots", "4"], "--bots must be between"),
+        (["simulate"], "required"),
+    ],
+)
+def test_errors_are_one_clear_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        code = cli.main(args)
+    except SystemExit as exc:  # argparse exits by itself on usage errors
+        code = int(exc.code or 0)
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_malformed_json_record_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text('{"format": "arabesque-record/1", "game": ', encoding="utf-8")
+    code, out, err = call(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert "is not valid JSON" in err and str(path) in err
+    path.write_text('{"format": "arabesque-record/1", "game": "magic-lamp"}', encoding="utf-8")
+    code, _, err = call(capsys, "replay", str(path), "--json")
+    assert code == 2 and "record has no 'params' field" in err
+
+
+# -- play dispatches to the terminal client -----------------------------------------------------
+
+
+def test_play_dispatches_with_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    received: dict[str, Any] = {}
+
+    def fake_main(**kwargs: Any) -> int:
+        received.update(kwargs)
+        return 0
+
+    # The terminal client is another module's job; only the argument mapping is tested here.
+    monkeypatch.setitem(sys.modules, "arabesque.tui.play", types.SimpleNamespace(main=fake_main))
+    assert cli.main(["play", "magic-lamp", "--seed", "9", "--my-precious"]) == 0
+    assert received == {
+        "game_id": "magic-lamp",
+        "num_players": 4,
+        "bots": 3,
+        "agent": "heuristic",
+        "seed": 9,
+        "my_precious": True,
+        "components": None,
+        "window_s": None,
+    }
+    assert cli.main(["play", "magic-lamp", "--players", "2", "--bots", "0", "--window", "2.5"]) == 0
+    assert (received["num_players"], received["bots"], received["window_s"]) == (2, 0, 2.5)

@@ -1,0 +1,177 @@
+"""Game records: the documented scenario, round trips, and replay errors that name the step."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arabesque.core import GameRecord, RecordError, get_game
+from arabesque.core.conformance import random_playout
+from arabesque.core.game import GameState
+from arabesque.games.magic_lamp import MagicLampState
+from arabesque.games.magic_lamp.components import CHESTS, CardKind
+from arabesque.sim.replay import describe_event, final_summary, replay_steps
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIO = ROOT / "docs" / "examples" / "magic-lamp-scenario.json"
+
+
+def _finished_record(players: int = 3, seed: int = 21) -> GameRecord:
+    spec = get_game("magic-lamp")
+    state = random_playout(spec, spec.make_params(num_players=players), seed)
+    record: GameRecord = state.record(note="test")
+    return record
+
+
+# -- the hand-written scenario of docs/records.md ---------------------------------------------
+
+
+def test_documented_scenario_replays_to_the_holdings_the_doc_describes() -> None:
+    record = GameRecord.load(SCENARIO)
+    arrangement = record.arrangement
+    assert arrangement is not None
+    state = record.replay()
+    decks, starting = arrangement["decks"], arrangement["starting"]
+    # The story of docs/records.md: player 0 wins the race on the shared 3, its wish draws the
+    # top gold card, and its gold search keeps the next three; player 2 keeps two bronze cards
+    # and player 1 one silver card; then turn 2 begins.
+    expected = [
+        starting[0] + decks["gold"][:4],
+        starting[1] + decks["silver"][:1],
+        starting[2] + decks["bronze"][:2],
+    ]
+    holdings = final_summary(state)["holdings"]
+    assert [[c["id"] for c in cards] for cards in holdings] == expected, (
+        "the scenario no longer plays out as documented; if the components were rebalanced, "
+        "pick new card ids with `arabesque cards magic-lamp` and update docs/records.md"
+    )
+    view = state.view(None)
+    assert view["turn"] == 2 and view["phase"] == "setting" and not state.is_over
+    race = next(e for e in view["log"] if e["kind"] == "race")
+    assert [r["winner"] for r in race["races"]] == [0]
+
+
+def test_documented_scenario_uses_the_cards_the_doc_names() -> None:
+    record = GameRecord.load(SCENARIO)
+    state = record.initial_state()
+    assert isinstance(state, MagicLampState)
+    comp = state.comp
+    arrangement = record.arrangement
+    assert arrangement is not None
+    for chest, ids in arrangement["decks"].items():
+        for cid in ids:
+            card = comp.cards[cid]
+            assert card.chest == CHESTS.index(chest), f"card {cid} is not a {chest} card"
+            assert card.kind is not CardKind.TALISMAN, "a talisman would add a decision"
+    # Scorpions stay below each die (3 on gold, 4 on bronze), so no search goes bust.
+    assert sum(comp.cards[c].scorpions for c in arrangement["decks"]["gold"][1:4]) < 3
+    assert sum(comp.cards[c].scorpions for c in arrangement["decks"]["bronze"][:2]) < 4
+    lamp = comp.lamp_cards[arrangement["lamp_deck"][0]]
+    assert (lamp.effect.value, lamp.chest, lamp.count) == ("draw_chest", CHESTS.index("gold"), 1)
+
+
+# -- round trips --------------------------------------------------------------------------------
+
+
+def test_record_json_round_trip_and_exact_replay(tmp_path: Path) -> None:
+    spec = get_game("magic-lamp")
+    original = random_playout(spec, spec.make_params(num_players=4, my_precious=True), 8)
+    record = original.record(source="test")
+    path = tmp_path / "game.json"
+    record.save(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    fields = {"format", "game", "engine_version", "params", "setup", "actions", "metadata"}
+    assert set(data) == fields
+    assert data["format"] == "arabesque-record/1"
+    assert set(data["setup"]) == {"seed", "arrangement"}
+    assert data["metadata"]["result"]["ranking"] == original.ranking()
+    loaded = GameRecord.load(path)
+    assert loaded == record
+    assert loaded.replay().fingerprint() == original.fingerprint()
+
+
+def test_a_full_arrangement_fixes_the_deal_whatever_the_seed() -> None:
+    record = _finished_record()
+    assert record.arrangement is not None
+    other_seed = GameRecord.from_json({**record.to_json(), "setup": {"seed": record.seed + 1}})
+    with_arrangement = GameRecord.from_json(
+        {**record.to_json(), "setup": {"seed": record.seed + 1, "arrangement": record.arrangement}}
+    )
+    assert other_seed.initial_state().arrangement() != record.arrangement
+    assert with_arrangement.initial_state().arrangement() == record.arrangement
+
+
+def test_replay_steps_show_public_events_only() -> None:
+    record = _finished_record(players=2, seed=5)
+    steps = list(replay_steps(record))
+    assert steps[0][0].step == 0 and steps[0][0].events[0]["kind"] == "setup"
+    assert [s.step for s, _ in steps[1:]] == list(range(1, len(record.actions) + 1))
+    assert [s.action for s, _ in steps[1:]] == [a for _, a in record.actions]
+    final = steps[-1][1]
+    public = [e.to_json() for e in final.events if e.visible_to is None]
+    shown = [e for s, _ in steps for e in s.events]
+    assert all(e in public for e in shown), "a replay must not show private events"
+    assert any(e["kind"] == "game_over" for e in shown)
+    assert all(describe_event(e).startswith(e["kind"]) for e in shown)
+
+
+# -- replay errors name the step ----------------------------------------------------------------
+
+
+def _illegal_text(state: GameState, player: int) -> str:
+    legal = set(state.legal_actions(player))
+    return str(next(state.action_to_str(a) for a in range(state.num_actions) if a not in legal))
+
+
+@pytest.mark.parametrize("fraction", [0.0, 0.5, 0.99])
+def test_an_illegal_step_is_named(fraction: float) -> None:
+    record = _finished_record()
+    k = 1 + int(fraction * (len(record.actions) - 1))
+    state = record.initial_state()
+    for _ in zip(range(k - 1), record.steps(state), strict=False):
+        pass
+    player = record.actions[k - 1][0]
+    record.actions[k - 1] = (player, _illegal_text(state, player))
+    with pytest.raises(RecordError, match=rf"^step {k} \(player {player}, "):
+        record.replay()
+
+
+def test_a_wrong_player_and_unknown_text_are_named() -> None:
+    record = _finished_record()
+    wrong = list(record.actions)
+    seat, text = wrong[40]
+    wrong[40] = ((seat + 1) % 3, text)
+    with pytest.raises(RecordError, match="step 41"):
+        GameRecord(**{**record.__dict__, "actions": wrong}).replay()
+    garbled = list(record.actions)
+    garbled[2] = (garbled[2][0], "polish the lamp")
+    with pytest.raises(RecordError, match=r"step 3 .*unknown action 'polish the lamp'"):
+        GameRecord(**{**record.__dict__, "actions": garbled}).replay()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": "chess-pgn"}, "unknown record format"),
+        ({"game": "backgammon"}, "no game 'backgammon'"),
+        ({"params": {"num_players": 3, "dragons": True}}, "unknown params"),
+        ({"setup": {"seed": "abc"}}, "integer 'seed'"),
+        ({"actions": [{"player": 0, "action": "set gold 3"}, {"player": "0"}]}, "step 2"),
+    ],
+)
+def test_malformed_records_say_what_is_wrong(change: dict[str, Any], message: str) -> None:
+    data = {**_finished_record().to_json(), **change}
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_json(data).replay()
+
+
+def test_an_unfinished_record_replays_to_a_running_game() -> None:
+    record = _finished_record()
+    record.actions = record.actions[:30]
+    state = record.replay()
+    summary = final_summary(state)
+    assert not summary["is_over"] and summary["winners"] is None
+    assert summary["steps"] == 30
