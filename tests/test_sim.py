@@ -27,7 +27,7 @@ GAME = "magic-lamp"
 
 
 def test_wilson_interval_matches_a_hand_computed_value() -> None:
-    # 8 wins in 10: p = 0.8, z = 1.96 gives centre 0.7168 and half-width 0.2266.
+    # 8 wins in 10: p = 0.8, z = 1.96 gives centre 0.7167 and half-width 0.2266.
     low, high = wilson_interval(8, 10)
     assert low == pytest.approx(0.4902, abs=1e-4)
     assert high == pytest.approx(0.9433, abs=1e-4)
