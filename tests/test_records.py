@@ -86,7 +86,7 @@ def test_record_json_round_trip_and_exact_replay(tmp_path: Path) -> None:
     fields = {"format", "game", "engine_version", "params", "setup", "actions", "metadata"}
     assert set(data) == fields
     assert data["format"] == "arabesque-record/1"
-    assert set(data["setup"]) == {"seed", "arrangement"}
+    assert set(data["setup"]) == {"seed", "arrangement", "data_sha256"}
     assert data["metadata"]["result"]["ranking"] == original.ranking()
     loaded = GameRecord.load(path)
     assert loaded == record

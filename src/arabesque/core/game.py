@@ -149,6 +149,11 @@ class GameState(ABC):
     def arrangement(self) -> dict[str, Any]:
         """The explicit initial arrangement this game started from (JSON-ready)."""
 
+    def data_digest(self) -> str | None:
+        """A digest of the game data this game was built from (e.g. a components file), so a
+        record replayed against different data is refused instead of silently diverging."""
+        return None
+
     # -- the state machine --------------------------------------------------------------
 
     @property

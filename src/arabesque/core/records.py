@@ -31,6 +31,7 @@ class GameRecord:
     params: dict[str, Any]
     seed: int
     arrangement: dict[str, Any] | None = None
+    data_digest: str | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
     engine_version: str = __version__
     metadata: dict[str, Any] = field(default_factory=dict)
@@ -48,6 +49,7 @@ class GameRecord:
             params=state.params.to_json(),
             seed=state.seed,
             arrangement=state.arrangement(),
+            data_digest=state.data_digest(),
             actions=[(p, state.action_to_str(a)) for p, a in state.history],
             metadata=meta,
         )
@@ -58,6 +60,8 @@ class GameRecord:
         setup: dict[str, Any] = {"seed": self.seed}
         if self.arrangement is not None:
             setup["arrangement"] = self.arrangement
+        if self.data_digest is not None:
+            setup["data_sha256"] = self.data_digest
         return {
             "format": FORMAT,
             "game": self.game,
@@ -107,11 +111,15 @@ class GameRecord:
                 )
             parsed.append((entry["player"], entry["action"]))
         metadata = data.get("metadata", {})
+        digest = setup.get("data_sha256")
+        if digest is not None and not isinstance(digest, str):
+            raise RecordError("'setup.data_sha256' must be a string")
         return GameRecord(
             game=game,
             params=params,
             seed=setup.get("seed", 0),
             arrangement=arrangement,
+            data_digest=digest,
             actions=parsed,
             engine_version=str(data.get("engine_version", "unknown")),
             metadata=metadata if isinstance(metadata, dict) else {},
@@ -138,9 +146,16 @@ class GameRecord:
         try:
             spec = get_game(self.game)
             params = spec.params_type.from_json(self.params)
-            return spec.new_game(params, seed=self.seed, arrangement=self.arrangement)
+            state = spec.new_game(params, seed=self.seed, arrangement=self.arrangement)
         except ArabesqueError as exc:
             raise RecordError(f"setup: {exc}") from exc
+        actual = state.data_digest()
+        if self.data_digest is not None and actual != self.data_digest:
+            raise RecordError(
+                f"setup: the record was made with game data sha256 {self.data_digest[:12]}..., "
+                f"but this engine loads {str(actual)[:12]}... (a different components file?)"
+            )
+        return state
 
     def steps(self, state: GameState | None = None) -> Iterator[tuple[int, int, int, GameState]]:
         """Replay step by step, yielding ``(step, player, action, state_after)``.

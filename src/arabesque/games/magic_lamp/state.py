@@ -130,6 +130,9 @@ class MagicLampState(GameState):
     def arrangement(self) -> dict[str, Any]:
         return self.start
 
+    def data_digest(self) -> str | None:
+        return self.comp.sha256
+
     # -- the state machine --------------------------------------------------------------
 
     @property
