@@ -175,3 +175,11 @@ def test_an_unfinished_record_replays_to_a_running_game() -> None:
     summary = final_summary(state)
     assert not summary["is_over"] and summary["winners"] is None
     assert summary["steps"] == 30
+
+
+def test_replay_refuses_a_record_made_with_other_game_data(tmp_path: Path) -> None:
+    data = _finished_record().to_json()
+    assert isinstance(data["setup"]["data_sha256"], str)
+    data["setup"]["data_sha256"] = "0" * 64
+    with pytest.raises(RecordError, match="different components file"):
+        GameRecord.from_json(data).replay()
