@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Compare Arabesque's random-playout speed with an anchor engine measured in the same run,
+# alternating, both pinned to one core (see ../shared/bench/README.md). Prints the ratio.
+#
+#   python3 -m venv /tmp/anchors-venv && /tmp/anchors-venv/bin/pip install open-spiel==2.0.2
+#   scripts/bench_vs_anchor.sh [GAME] [PLAYERS] [SECONDS] [ROUNDS]
+set -euo pipefail
+game=${1:-magic-lamp}
+players=${2:-4}
+seconds=${3:-5}
+rounds=${4:-3}
+anchor_py=${ANCHOR_PYTHON:-/tmp/anchors-venv/bin/python}
+anchor_script=${ANCHOR_SCRIPT:-$(dirname "$0")/../../shared/bench/anchor_bench.py}
+anchor=openspiel_py:python_block_dominoes
+out=$(mktemp -d)
+
+for r in $(seq 1 "$rounds"); do
+  taskset -c 0 arabesque bench "$game" --players "$players" --seconds "$seconds" --json \
+    > "$out/ours-$r.json"
+  taskset -c 0 "$anchor_py" "$anchor_script" --budget "$seconds" --only "$anchor" \
+    --no-calibration --out "$out/anchor-$r.json" > "$out/anchor-$r.txt"
+done
+
+python3 - "$out" "$rounds" "$game" "$players" <<'PY'
+import json, statistics, sys
+from pathlib import Path
+out, rounds, game, players = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+ours, anchor = [], []
+for r in range(1, rounds + 1):
+    ours.append(json.loads((out / f"ours-{r}.json").read_text())["steps_per_s"])
+    lines = [json.loads(l) for l in (out / f"anchor-{r}.txt").read_text().splitlines()
+             if l.startswith("{")]
+    anchor.append(next(l["steps_per_s"] for l in lines if "steps_per_s" in l))
+ratios = [o / a for o, a in zip(ours, anchor)]
+print(f"{game} {players}p steps/s per round: {[round(x) for x in ours]}")
+print(f"anchor python_block_dominoes steps/s: {[round(x) for x in anchor]}")
+print(f"ratio ours/anchor per round: {[round(x, 2) for x in ratios]}; "
+      f"median {statistics.median(ratios):.2f}")
+PY
