@@ -1,0 +1,1 @@
+"""The Magic Lamp screen for the terminal client: panels, event log in words, and input."""
