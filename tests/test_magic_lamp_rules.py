@@ -354,6 +354,28 @@ def test_effect_swap_exchanges_two_unprotected_cards() -> None:
     assert_conserved(state)
 
 
+def test_effect_swap_of_a_ruby_for_a_ruby_keeps_the_talismans_on_ruby() -> None:
+    """Lamp effect swap and Talismans: an exchange is one move. A player who gives their only
+    ruby for an opponent's ruby still has a ruby afterwards, so the talisman on ruby is not
+    left alone (it is left alone only when the player ends up with no ruby at all)."""
+    comp = default_comp()
+    mine, theirs = find_n(comp, 2, kind="stone", stone="ruby")
+    my_talisman, their_talisman = find_n(comp, 2, kind="talisman")
+    state = new_game(3, lamp=[lamp_card(comp, "swap")])
+    set_holdings(state, {0: [mine, my_talisman], 1: [], 2: [theirs, their_talisman]})
+    place_talisman(state, my_talisman, stone_type(comp, "ruby"))
+    place_talisman(state, their_talisman, stone_type(comp, "ruby"))
+    turn(state, {0: ("bronze", 2), 1: ("silver", 2), 2: ("gold", 6)}, rubs={0: 250})
+    choose(state, "accept")  # one card each side: the exchange applies by itself (R11)
+    assert events(state, "swap")[0]["took"]["id"] == theirs
+    assert theirs in state.holdings[0] and mine in state.holdings[2]
+    assert state.talisman_on[my_talisman] == stone_type(comp, "ruby")
+    assert state.talisman_on[their_talisman] == stone_type(comp, "ruby")
+    assert not events(state, "talisman_alone")
+    view = state.view(1)["players"]
+    assert view[0]["stones"]["ruby"] == view[2]["stones"]["ruby"] == 2
+
+
 def test_effect_retrieve_takes_a_card_from_the_discard_pile() -> None:
     """Lamp effect retrieve: the summoner takes a card of their choice from the discard pile
     (here the undealt starting cards)."""

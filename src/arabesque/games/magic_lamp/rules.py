@@ -579,10 +579,12 @@ def _on_swap_theirs(state: MagicLampState, player: int, action: int, ctx: tuple[
     given, taken = ctx[0], action - A.CARD_BASE
     other = state.holder_of(taken)
     assert other is not None
-    _lose_card(state, player, given)
-    _lose_card(state, other, taken)
+    # An exchange is one move: both gains come first, so a talisman is left alone only if
+    # its owner ends the exchange without a stone of its type (not for a ruby-for-ruby swap).
     _gain_card(state, player, taken)
     _gain_card(state, other, given)
+    _lose_card(state, player, given)
+    _lose_card(state, other, taken)
     state.log(
         "swap",
         player=player,
