@@ -290,6 +290,16 @@ BROKEN: list[tuple[str, Mutation, str]] = [
         lambda d: lamp(d, "peek").update(chest="copper"),
         "unknown chest 'copper'",
     ),
+    (
+        "a starting card that is not a table",
+        lambda d: d["starting_cards"].insert(0, 7),
+        "starting_cards[1]: must be a table",
+    ),
+    (
+        "a Lamp card that is not a table",
+        lambda d: d["lamp_cards"].insert(1, "wish"),
+        "lamp_cards[2]: must be a table",
+    ),
 ]
 
 

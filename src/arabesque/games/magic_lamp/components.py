@@ -172,6 +172,12 @@ def _enum_value(value: str, enum: type[StrEnum], what: str, where: str) -> str:
     return value
 
 
+def _table(entry: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(entry, Mapping):
+        raise ComponentsError(f"{where}: must be a table")
+    return entry
+
+
 def _provenance(entry: Mapping[str, Any], where: str) -> str:
     prov: str = _get(entry, "provenance", str, where)
     if prov.split(":")[0].strip() not in _PROVENANCES:
@@ -199,8 +205,7 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
     entries = _get(data, "chest_cards", list, "file")
     for i, entry in enumerate(entries):
         where = _where("chest_cards", i)
-        if not isinstance(entry, Mapping):
-            raise ComponentsError(f"{where}: must be a table")
+        entry = _table(entry, where)
         chest = _choice(_get(entry, "chest", str, where), CHESTS, "chest", where)
         kind = CardKind(_enum_value(_get(entry, "kind", str, where), CardKind, "kind", where))
         count = _get(entry, "count", int, where, 1)
@@ -233,6 +238,7 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
     starting: list[int] = []
     for i, entry in enumerate(_get(data, "starting_cards", list, "file")):
         where = _where("starting_cards", i)
+        entry = _table(entry, where)
         stone = _choice(_get(entry, "stone", str, where), stone_types, "stone", where)
         count = _get(entry, "count", int, where, 1)
         prov = _provenance(entry, where)
@@ -248,6 +254,7 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
     lamps: list[LampCard] = []
     for i, entry in enumerate(_get(data, "lamp_cards", list, "file")):
         where = _where("lamp_cards", i)
+        entry = _table(entry, where)
         effect_name = _get(entry, "effect", str, where)
         effect = EffectKind(_enum_value(effect_name, EffectKind, "effect", where))
         chest_name = _get(entry, "chest", str, where, "any")
