@@ -300,6 +300,16 @@ BROKEN: list[tuple[str, Mutation, str]] = [
         lambda d: d["lamp_cards"].insert(1, "wish"),
         "lamp_cards[2]: must be a table",
     ),
+    (
+        "no copies of a starting card",
+        lambda d: d["starting_cards"][0].update(count=0),
+        "starting_cards[1]: count must be >= 1",
+    ),
+    (
+        "negative copies of a starting card",
+        lambda d: d["starting_cards"][0].update(count=-2),
+        "starting_cards[1]: count must be >= 1",
+    ),
 ]
 
 

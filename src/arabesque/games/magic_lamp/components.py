@@ -241,6 +241,8 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
         entry = _table(entry, where)
         stone = _choice(_get(entry, "stone", str, where), stone_types, "stone", where)
         count = _get(entry, "count", int, where, 1)
+        if count < 1:
+            raise ComponentsError(f"{where}: count must be >= 1")
         prov = _provenance(entry, where)
         for _ in range(count):
             card = Card(len(cards), CardKind.STONE, None, stone, None, None, 0, prov)
