@@ -162,6 +162,14 @@ def lamp(d: dict[str, Any], effect: str) -> dict[str, Any]:
     return first(d["lamp_cards"], effect=effect)
 
 
+def rename_stone(d: dict[str, Any], old: str, new: str) -> None:
+    d["meta"]["stone_types"] = [new if t == old else t for t in d["meta"]["stone_types"]]
+    for section in ("chest_cards", "starting_cards"):
+        for entry in d[section]:
+            if entry.get("stone") == old:
+                entry["stone"] = new
+
+
 Mutation = Callable[[dict[str, Any]], Any]
 
 BROKEN: list[tuple[str, Mutation, str]] = [
@@ -309,6 +317,11 @@ BROKEN: list[tuple[str, Mutation, str]] = [
         "negative copies of a starting card",
         lambda d: d["starting_cards"][0].update(count=-2),
         "starting_cards[1]: count must be >= 1",
+    ),
+    (
+        "a stone type named twice",
+        lambda d: rename_stone(d, "diamond", "ruby"),
+        "stone_types must list 4 different names",
     ),
 ]
 

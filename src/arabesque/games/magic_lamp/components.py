@@ -197,6 +197,10 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
         raise ComponentsError(
             "[meta] stone_types must list 4 names (the rulebook scores 4 stone types)"
         )
+    if len(set(stone_types)) != len(stone_types):
+        raise ComponentsError(
+            f"[meta] stone_types must list 4 different names, got {list(stone_types)}"
+        )
     set_bonus_table = _get(meta, "set_bonus", dict, "[meta]")
     set_bonus = tuple(_get(set_bonus_table, m, int, "[meta.set_bonus]") for m in METALS)
 
