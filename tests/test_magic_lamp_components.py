@@ -323,6 +323,16 @@ BROKEN: list[tuple[str, Mutation, str]] = [
         lambda d: rename_stone(d, "diamond", "ruby"),
         "stone_types must list 4 different names",
     ),
+    (
+        "a misspelt key (the scorpions would silently be 0)",
+        lambda d: chest_card(d, kind="stone").update(scorpoins=2),
+        "unknown key 'scorpoins'",
+    ),
+    (
+        "a misspelt Lamp card key",
+        lambda d: lamp(d, "ward").update(cuont=3),
+        "unknown key 'cuont'",
+    ),
 ]
 
 

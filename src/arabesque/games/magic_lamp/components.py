@@ -172,9 +172,22 @@ def _enum_value(value: str, enum: type[StrEnum], what: str, where: str) -> str:
     return value
 
 
-def _table(entry: Any, where: str) -> Mapping[str, Any]:
+#: The keys each kind of entry may have; anything else is a typo that would silently drop data.
+_KEYS = {
+    "chest_cards": {"chest", "kind", "stone", "jewel", "metal", "scorpions", "count", "provenance"},
+    "starting_cards": {"stone", "count", "provenance"},
+    "lamp_cards": {"name", "text", "effect", "chest", "count", "copies", "provenance"},
+}
+
+
+def _table(entry: Any, section: str, where: str) -> Mapping[str, Any]:
     if not isinstance(entry, Mapping):
         raise ComponentsError(f"{where}: must be a table")
+    unknown = sorted(set(entry) - _KEYS[section])
+    if unknown:
+        raise ComponentsError(
+            f"{where}: unknown key {unknown[0]!r}; expected some of {sorted(_KEYS[section])}"
+        )
     return entry
 
 
@@ -209,7 +222,7 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
     entries = _get(data, "chest_cards", list, "file")
     for i, entry in enumerate(entries):
         where = _where("chest_cards", i)
-        entry = _table(entry, where)
+        entry = _table(entry, "chest_cards", where)
         chest = _choice(_get(entry, "chest", str, where), CHESTS, "chest", where)
         kind = CardKind(_enum_value(_get(entry, "kind", str, where), CardKind, "kind", where))
         count = _get(entry, "count", int, where, 1)
@@ -242,7 +255,7 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
     starting: list[int] = []
     for i, entry in enumerate(_get(data, "starting_cards", list, "file")):
         where = _where("starting_cards", i)
-        entry = _table(entry, where)
+        entry = _table(entry, "starting_cards", where)
         stone = _choice(_get(entry, "stone", str, where), stone_types, "stone", where)
         count = _get(entry, "count", int, where, 1)
         if count < 1:
@@ -260,7 +273,7 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
     lamps: list[LampCard] = []
     for i, entry in enumerate(_get(data, "lamp_cards", list, "file")):
         where = _where("lamp_cards", i)
-        entry = _table(entry, where)
+        entry = _table(entry, "lamp_cards", where)
         effect_name = _get(entry, "effect", str, where)
         effect = EffectKind(_enum_value(effect_name, EffectKind, "effect", where))
         chest_name = _get(entry, "chest", str, where, "any")
