@@ -27,7 +27,7 @@ GAME_SCREENS: dict[str, str] = {
 }
 
 #: Seconds a bot waits before acting, so a person can follow (0 in tests).
-DEFAULT_BOT_DELAY = 0.8
+DEFAULT_BOT_DELAY = 0.6
 
 
 def has_screen(game_id: str) -> bool:

@@ -19,6 +19,8 @@ from arabesque.tui.app import DEFAULT_BOT_DELAY, ArabesqueApp, has_screen, scree
 from arabesque.tui.session import Session
 
 EXIT_ERROR = 2
+#: Seconds the lamp race stays open after the reveal (a rub is recorded up to 2.99 s).
+DEFAULT_WINDOW_S = 3.0
 FALLBACK_AGENT = "random"
 
 
@@ -74,7 +76,7 @@ def build_app(
     seed: int | None = None,
     my_precious: bool = False,
     components: str | None = None,
-    window_s: float = 3.0,
+    window_s: float | None = DEFAULT_WINDOW_S,
     bot_delay: float = DEFAULT_BOT_DELAY,
     agents: Mapping[int, Agent] | None = None,
     params: Mapping[str, Any] | None = None,
@@ -88,6 +90,8 @@ def build_app(
     spec = get_game(game_id)
     if not has_screen(spec.id):
         screen_class(spec.id)  # raises with the list of games that have one
+    if window_s is None:  # the command line passes None when --window is not given
+        window_s = DEFAULT_WINDOW_S
     if window_s <= 0:
         raise PlayError(f"the race window must be positive, got {window_s} s")
     human = human_seat(num_players, bots)
@@ -121,7 +125,7 @@ def main(
     seed: int | None = None,
     my_precious: bool = False,
     components: str | None = None,
-    window_s: float = 3.0,
+    window_s: float | None = DEFAULT_WINDOW_S,
     bot_delay: float = DEFAULT_BOT_DELAY,
 ) -> int:
     """Play in the terminal; returns the exit status (2 on a setup error)."""

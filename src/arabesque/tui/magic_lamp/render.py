@@ -86,7 +86,7 @@ def stones_cell(player: Mapping[str, Any]) -> Text:
     out = Text()
     for i, (stone, n) in enumerate(counts.items()):
         if i:
-            out.append(", ")
+            out.append("\n")
         out.append(f"{stone} {n}", style="bold" if stone in best else "")
         if stone in best:
             out.append("★", style="yellow")
@@ -111,7 +111,7 @@ def jewels_cell(player: Mapping[str, Any]) -> Text:
     out = Text()
     for i, metal in enumerate(m for m in ("bronze", "silver", "gold") if m in by_metal):
         if i:
-            out.append("; ")
+            out.append("\n")
         pieces = Counter(c["jewel"] for c in by_metal[metal])
         words = " ".join(p if n == 1 else f"{p}×{n}" for p, n in pieces.items())
         out.append(f"{metal} {words}")
@@ -132,20 +132,18 @@ def others_cell(player: Mapping[str, Any]) -> Text:
                 words.append("talisman alone" if on == "alone" else f"talisman on {on}")
         elif card.get("kind") == "sorcerer":
             words.append("Sorcerer")
-    return Text(", ".join(words) if words else "—", style="" if words else "dim")
+    return Text("\n".join(words) if words else "—", style="" if words else "dim")
 
 
-def table_panel(view: Mapping[str, Any], name: Namer, labels: Sequence[str]) -> Table:
+def table_panel(view: Mapping[str, Any], name: Namer) -> Table:
     """The public table: every player's cards, dice (once revealed), race and score."""
     table = Table(expand=True, show_edge=False, pad_edge=False, header_style="bold")
     for col in ("Player", "Dice", "Lamp", "Stones", "Jewels", "Talismans", "Cards", "Score"):
-        table.add_column(col, overflow="fold", no_wrap=col in ("Dice", "Lamp"))
+        table.add_column(col, overflow="fold", no_wrap=col in ("Player", "Dice", "Lamp"))
     me = view.get("seat")
     for player in view.get("players", []):
         seat = player["seat"]
         who = Text(name(seat), style="bold cyan" if seat == me else "bold")
-        if labels[seat] != "human":
-            who.append(f" [{labels[seat]}]", style="dim")
         if player.get("ring"):
             who.append(" ◎ring", style="yellow")
         if seat in view.get("to_act", []) and not view.get("is_over"):
@@ -211,10 +209,13 @@ def cave_panel(view: Mapping[str, Any]) -> Group:
 
 
 def _breakdown_text(breakdown: Mapping[str, int]) -> str:
-    words = {"cards": "cards", "ring": "magic ring"}
+    words = {"ring": "magic ring"}
     parts = []
     for key, value in breakdown.items():
         if not value:
+            continue
+        if key == "cards":
+            parts.append(plural(value, "card"))
             continue
         if key.startswith("set_"):
             label = f"{key.removeprefix('set_')} set"
@@ -310,7 +311,7 @@ def board_panel(view: Mapping[str, Any]) -> Group:
         Text.assemble(
             ("Score: ", "bold"),
             (str(me.get("score", 0)), "bold"),
-            f" = {_breakdown_text(breakdown)}   ({plural(len(cards), 'card')})",
+            f" = {_breakdown_text(breakdown)}",
         )
     )
     return Group(*lines)

@@ -65,6 +65,21 @@ DECISION_HELP: dict[str, str] = {
 }
 
 
+WAITING: dict[str, str] = {
+    "angry_target": "naming who steals from them",
+    "angry_steal": "choosing a card to steal",
+    "effect_chest": "choosing a chest for the Genie's gift",
+    "effect_die": "choosing a die for the Genie's gift",
+    "effect_face": "choosing a new face",
+    "effect_move": "moving a die",
+    "effect_card": "choosing a card to take",
+    "swap_own": "choosing a card to give",
+    "swap_theirs": "choosing a card to take",
+    "talisman": "placing a talisman",
+    "retrieve": "taking a card from the discard pile",
+}
+
+
 class MagicLampScreen(GameScreen):
     DEFAULT_CSS = """
     MagicLampScreen { layout: vertical; }
@@ -80,7 +95,15 @@ class MagicLampScreen(GameScreen):
     #picker Button { margin: 0 1 0 0; min-width: 5; }
     #choices { height: auto; max-height: 14; border: round $warning; }
     #log { height: 1fr; border: round $primary-darken-1; }
+    /* Narrow terminals: your move and a short log on top, the board scrolls below. */
+    MagicLampScreen.-narrow #side { dock: top; width: 100%; height: auto; min-width: 0; }
+    MagicLampScreen.-narrow #board-col { width: 100%; }
+    MagicLampScreen.-narrow #log { height: 6; }
+    MagicLampScreen.-narrow #choices { max-height: 8; }
     """
+
+    #: Below this many columns the panels stack instead of standing side by side.
+    NARROW = 120
 
     def __init__(self, session: Session, *, bot_delay: float, window_s: float) -> None:
         super().__init__(session, bot_delay=bot_delay, window_s=window_s)
@@ -139,7 +162,10 @@ class MagicLampScreen(GameScreen):
         self.query_one("#mine").border_title = (
             "Your treasure" if self.session.human is not None else "Spectator"
         )
-        self.query_one("#table").border_title = "The table"
+        bots = sorted({self.session.agent_label(p) for p in self.session.agents})
+        self.query_one("#table").border_title = "The table" + (
+            f" (bots: {', '.join(bots)})" if bots else ""
+        )
         self.query_one("#cave").border_title = "The cave: chests, Lamp pile, discard"
         self.query_one("#prompt").border_title = "Your move"
         self.query_one("#log").border_title = "Log"
@@ -147,6 +173,9 @@ class MagicLampScreen(GameScreen):
         for notice in self.session.notices:
             log.write(Text(notice, style="bold yellow"))
         self.advance()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < self.NARROW, "-narrow")
 
     # -- driving the game ------------------------------------------------------------------
 
@@ -370,6 +399,9 @@ class MagicLampScreen(GameScreen):
         verb, _, arg = text.partition(" ")
         if verb == "target":
             return s.name(int(arg))
+        if verb == "stone":
+            held = view["players"][s.human or 0]["stones"].get(arg, 0)
+            return f"on {arg} (you count {held})"
         if verb == "card":
             cid = int(arg)
             label = s.describe(action)
@@ -377,8 +409,15 @@ class MagicLampScreen(GameScreen):
                 if any(c["id"] == cid for c in player["cards"]):
                     owner = s.name(player["seat"])
                     return f"{label}, {'yours' if owner == 'You' else owner + '’s'}"
+            if any(c["id"] == cid for c in view["discard"]):
+                return f"{label}, from the discard pile"
             return label
-        if verb == "chest" and (view.get("decision") or {}).get("kind") == "effect_die":
+        kind = (view.get("decision") or {}).get("kind")
+        if verb == "chest" and kind in ("effect_chest", "effect_move"):
+            info = next((c for c in view["chests"] if c["name"] == arg), None)
+            left = f" ({plural(info['cards_left'], 'card')} left)" if info else ""
+            return f"the {arg} chest{left}"
+        if verb == "chest" and kind == "effect_die":
             die = next(
                 (d for d in view["players"][s.human or 0]["dice"] or [] if d["chest"] == arg),
                 None,
@@ -446,7 +485,6 @@ class MagicLampScreen(GameScreen):
     def refresh_panels(self) -> None:
         view = self.session.view()
         name = self.session.name
-        labels = [self.session.agent_label(p) for p in range(self.session.num_players)]
         seat = view["seat"]
         flags = (view["turn"], view["phase"], view["is_over"], view["cave_closed"])
         self._update("status", (flags, view["my_precious"]), lambda: self._status_text(view))
@@ -458,7 +496,7 @@ class MagicLampScreen(GameScreen):
         self._update(
             "table",
             (flags, view["players"], view["shared_faces"], view["race_result"], view["to_act"]),
-            lambda: table_panel(view, name, labels),
+            lambda: table_panel(view, name),
         )
         self._update(
             "cave",
@@ -533,7 +571,9 @@ class MagicLampScreen(GameScreen):
         who = " and ".join(self.session.name(p) for p in waiting)
         decision = view.get("decision")
         if decision is not None:
-            what = decision["kind"].replace("_", " ")
+            what = WAITING.get(decision["kind"], decision["kind"].replace("_", " "))
+            if decision["kind"] == "angry_steal":
+                what += f" from {self.session.name(decision.get('rubber'))}"
             draw = view.get("draw")
             if decision["kind"] == "draw" and draw:
                 what = (
