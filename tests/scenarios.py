@@ -81,7 +81,7 @@ def _index(value: int | str | None, names: Sequence[str]) -> int | None:
 def find_cards(
     comp: Components,
     *,
-    kind: CardKind | str | None = None,
+    kind: CardKind | str | Sequence[CardKind | str] | None = None,
     chest: int | str | None = None,
     stone: int | str | None = None,
     jewel: int | str | None = None,
@@ -92,8 +92,17 @@ def find_cards(
     starting: bool | None = None,
     exclude: Iterable[int] = (),
 ) -> list[int]:
-    """Ids of every card matching all the given criteria, in id order."""
-    kind = None if kind is None else CardKind(kind)
+    """Ids of every card matching all the given criteria, in id order. ``kind`` may list
+    several kinds; ``"treasure"`` means a stone or a jewel (what can be stolen)."""
+    if kind == "treasure":
+        kind = (CardKind.STONE, CardKind.JEWEL)
+    kinds = (
+        None
+        if kind is None
+        else {CardKind(kind)}
+        if isinstance(kind, str)
+        else {CardKind(k) for k in kind}
+    )
     chest_i = _index(chest, CHESTS)
     stone_i = _index(stone, comp.stone_types)
     jewel_i = _index(jewel, JEWELS)
@@ -103,7 +112,7 @@ def find_cards(
     for card in comp.cards:
         if card.id in skip:
             continue
-        if kind is not None and card.kind is not kind:
+        if kinds is not None and card.kind not in kinds:
             continue
         if chest_i is not None and card.chest != chest_i:
             continue
@@ -123,6 +132,19 @@ def find_cards(
             continue
         found.append(card.id)
     return found
+
+
+def with_components(finder: Any) -> tuple[str | None, Components, Any]:
+    """``(components param, components, finder(components))`` for the default components if
+    they have what ``finder`` looks for, else for the custom test file (whose content is
+    known). ``finder`` raises LookupError or StopIteration when it finds nothing."""
+    for path in (None, custom_components()):
+        comp = load_components(path)
+        try:
+            return path, comp, finder(comp)
+        except (LookupError, StopIteration):
+            continue
+    raise LookupError("neither the default nor the custom components have the cards needed")
 
 
 def find_card(comp: Components, **criteria: Any) -> int:

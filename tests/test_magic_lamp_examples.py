@@ -250,7 +250,7 @@ def test_scorpions_must_stay_strictly_below_the_die() -> None:
     assert is_bust(3, 3)
     assert is_bust(4, 3)
     comp = default_comp()
-    stinger = find_card(comp, kind="stone", min_scorpions=2, max_scorpions=5)
+    stinger = find_card(comp, kind="treasure", min_scorpions=2, max_scorpions=5)
     s = comp.cards[stinger].scorpions
     chest = comp.cards[stinger].chest
     assert chest is not None

@@ -462,7 +462,7 @@ def test_effect_ward_ignores_the_first_scorpions() -> None:
     comp = default_comp()
     ward = lamp_card(comp, "ward")
     w = comp.lamp_cards[ward].count
-    stinger = find_card(comp, kind="stone", min_scorpions=1, max_scorpions=min(w, 5))
+    stinger = find_card(comp, kind="treasure", min_scorpions=1, max_scorpions=min(w, 5))
     s = comp.cards[stinger].scorpions
     chest = comp.cards[stinger].chest
     assert chest is not None

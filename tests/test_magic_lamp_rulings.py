@@ -8,8 +8,8 @@ import pytest
 
 from arabesque.core import GameRecord
 from arabesque.games.magic_lamp import actions as A
-from arabesque.games.magic_lamp.components import CHESTS, JEWELS, load_components
-from arabesque.games.magic_lamp.state import LONE, NO_RUB, Phase
+from arabesque.games.magic_lamp.components import CHESTS, JEWELS, Components, load_components
+from arabesque.games.magic_lamp.state import LONE, NO_RUB, MagicLampState, Phase
 from tests.scenarios import (
     BRONZE,
     GOLD,
@@ -37,6 +37,7 @@ from tests.scenarios import (
     set_holdings,
     stop,
     turn,
+    with_components,
 )
 
 
@@ -61,20 +62,25 @@ def test_R1_sorcerer_counts_toward_die_and_draw_continues() -> None:
     assert score(state, 0)["cards"] == len(state.holdings[0]) - 1
 
 
+def stinger_before_gold(comp: Components) -> int:
+    """A stone or jewel of bronze or silver with 2 to 6 scorpions: drawn right after the
+    Sorcerer with a die of its scorpion count, it busts a draw of two cards."""
+    return next(
+        c
+        for c in find_cards(comp, kind="treasure", min_scorpions=2, max_scorpions=6)
+        if comp.cards[c].chest != GOLD
+    )
+
+
 def test_R1_busted_sorcerer_goes_to_the_discard_and_the_cave_stays_closed() -> None:
     """R1: a bust sends the Sorcerer to the discard pile with the rest of the draw; the cave
     stays closed and the other chests are still searched this turn."""
-    comp = default_comp()
-    stinger = next(
-        c
-        for c in find_cards(comp, kind="stone", min_scorpions=2, max_scorpions=6)
-        if comp.cards[c].chest != GOLD
-    )
+    path, comp, stinger = with_components(stinger_before_gold)
     chest = comp.cards[stinger].chest
     assert chest is not None
     sorcerer = comp.sorcerer_of(chest)
     gold = chest_stones(comp, GOLD, 1)
-    state = new_game(3, decks={CHESTS[chest]: [sorcerer, stinger], "gold": gold})
+    state = new_game(3, components=path, decks={CHESTS[chest]: [sorcerer, stinger], "gold": gold})
     s = comp.cards[stinger].scorpions
     turn(state, {0: (CHESTS[chest], s), 1: ("gold", 1), 2: (CHESTS[3 - chest - GOLD], 6)})
     stop_all_draws_before(state, 0)
@@ -87,7 +93,7 @@ def test_R1_busted_sorcerer_goes_to_the_discard_and_the_cave_stays_closed() -> N
     assert state.is_over
 
 
-def stop_all_draws_before(state, player: int) -> None:  # type: ignore[no-untyped-def]
+def stop_all_draws_before(state: MagicLampState, player: int) -> None:
     """Stop every search until ``player`` is to draw."""
     while pending(state)[:2] != ("draw", player):
         stop(state)
@@ -228,17 +234,13 @@ def test_R7_game_ends_at_once_while_a_talisman_waits_stays_alone() -> None:
 def test_R8_the_sorcerer_is_no_treasure() -> None:
     """R8: retrieving from the discard pile never offers a Sorcerer; stealing and exchanging
     take only jewels and stones."""
-    comp = default_comp()
-    stinger = next(
-        c
-        for c in find_cards(comp, kind="stone", min_scorpions=2, max_scorpions=6)
-        if comp.cards[c].chest != GOLD
-    )
+    path, comp, stinger = with_components(stinger_before_gold)
     chest = comp.cards[stinger].chest
     assert chest is not None
     sorcerer = comp.sorcerer_of(chest)
     six = safe_run(comp, GOLD, 6, below=6)
-    state = new_game(3, my_precious=True, decks={CHESTS[chest]: [sorcerer, stinger], "gold": six})
+    decks = {CHESTS[chest]: [sorcerer, stinger], "gold": six}
+    state = new_game(3, components=path, my_precious=True, decks=decks)
     s = comp.cards[stinger].scorpions
     third = CHESTS[3 - chest - GOLD]
     turn(state, {0: (CHESTS[chest], s), 1: ("gold", 6), 2: (third, 1)})
@@ -252,6 +254,7 @@ def test_R8_the_sorcerer_is_no_treasure() -> None:
     assert sorcerer not in options and stinger in options
 
     # A kept Sorcerer can be neither stolen nor exchanged.
+    comp = default_comp()
     for effect in ("steal", "swap"):
         state = new_game(3, lamp=[lamp_card(comp, effect)])
         ruby = find_card(comp, kind="stone", stone="ruby")
@@ -498,8 +501,8 @@ def test_R19_ward_covers_the_first_scorpions_across_all_draws_this_turn() -> Non
     comp = default_comp()
     ward = lamp_card(comp, "ward")
     w = comp.lamp_cards[ward].count
-    first = find_card(comp, chest="bronze", kind="stone", min_scorpions=1)
-    second = find_card(comp, chest="gold", kind="stone", min_scorpions=1)
+    first = find_card(comp, chest="bronze", kind="treasure", min_scorpions=1)
+    second = find_card(comp, chest="gold", kind="treasure", min_scorpions=1)
     s1, s2 = comp.cards[first].scorpions, comp.cards[second].scorpions
     state = new_game(2, decks={"bronze": [first], "gold": [second]}, lamp=[ward])
     turn(
