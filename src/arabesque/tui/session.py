@@ -111,6 +111,8 @@ class Session:
         order = sorted(range(self.num_players), key=lambda p: (ranks[p], p))
         lines = []
         for p in order:
-            parts = ", ".join(f"{k} {v}" for k, v in scores[p].breakdown.items() if v)
+            parts = ", ".join(
+                f"{k.replace('_', ' ')} {v}" for k, v in scores[p].breakdown.items() if v
+            )
             lines.append(f"{ranks[p]}. {self.names[p]}: {scores[p].total} ({parts})")
         return lines

@@ -175,10 +175,11 @@ def cave_panel(view: Mapping[str, Any]) -> Group:
     table.add_column("Known top cards (first card first)", overflow="fold")
     for chest in view.get("chests", []):
         if chest.get("sorcerer_in_chest"):
-            above = chest.get("cards_above_sorcerer")
-            sorcerer = Text(f"{plural(above, 'card')} above it", style="")
-            if above is not None and above <= 3:
-                sorcerer.stylize("bold red")
+            above = chest.get("cards_above_sorcerer") or 0
+            sorcerer = Text(
+                "next card!" if above == 0 else f"{plural(above, 'card')} above it",
+                style="bold red" if above <= 3 else "",
+            )
         else:
             sorcerer = Text("drawn", style="red")
         known = chest.get("known_top") or []

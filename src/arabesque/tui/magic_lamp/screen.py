@@ -167,7 +167,9 @@ class MagicLampScreen(GameScreen):
             f" (bots: {', '.join(bots)})" if bots else ""
         )
         self.query_one("#cave").border_title = "The cave: chests, Lamp pile, discard"
-        self.query_one("#prompt").border_title = "Your move"
+        self.query_one("#prompt").border_title = (
+            "Your move" if self.session.human is not None else "Now"
+        )
         self.query_one("#log").border_title = "Log"
         log = self.query_one(RichLog)
         for notice in self.session.notices:
@@ -506,7 +508,10 @@ class MagicLampScreen(GameScreen):
         log = self.query_one(RichLog)
         entries = view["log"]
         for event in entries[self._log_seen :]:
-            line = describe_event(event, name)
+            try:
+                line = describe_event(event, name)
+            except (KeyError, TypeError, ValueError):  # an event shaped unlike we expect
+                line = Text(str(event), style="dim")
             if line is not None:
                 log.write(line)
         self._log_seen = len(entries)
@@ -733,8 +738,14 @@ class MagicLampScreen(GameScreen):
         info = next((c for c in view["chests"] if c["name"] == chest), None)
         if info is not None:
             where = Text(f"The chest holds {plural(info['cards_left'], 'card')}")
-            if info.get("sorcerer_in_chest") and info.get("cards_above_sorcerer") is not None:
-                where.append(f"; the Sorcerer is card {info['cards_above_sorcerer'] + 1} down")
+            above = info.get("cards_above_sorcerer")
+            if info.get("sorcerer_in_chest") and above is not None:
+                where.append(
+                    "; the Sorcerer is the next card!"
+                    if above == 0
+                    else f"; the Sorcerer is card {above + 1} down",
+                    style="bold red" if above < 3 else "",
+                )
             lines.append(where)
             if info.get("known_top"):
                 lines.append(
