@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "arabesque",
-    max_examples=25,
+    max_examples=60,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=True,
