@@ -489,6 +489,20 @@ def test_every_event_and_panel_renders_in_random_games() -> None:
         assert line is not None and event["kind"] not in line.plain
 
 
+class Broken(Agent):
+    def act(self, obs: Observation) -> int:
+        raise RuntimeError("out of lamp oil")
+
+
+async def test_a_failing_bot_does_not_end_the_game() -> None:
+    app = build_app("magic-lamp", 2, 1, seed=8, bot_delay=0, agents={1: Broken(0)})
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "out of lamp oil" in "\n".join(log_lines(app))
+        assert app.session.state.view(0)["players"][1]["dice_set"] == 2
+        assert game(app).mode is Mode.SET
+
+
 # -- quitting and setup errors -------------------------------------------------------------------
 
 

@@ -8,8 +8,8 @@ game-over panel with scores, breakdown and ranking, and the session (state, seat
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -219,16 +219,3 @@ class ArabesqueApp(App[int]):
                 self.exit(0)
 
         self.push_screen(QuitScreen(), answered)
-
-
-def plain_lines(renderables: Mapping[str, Any]) -> dict[str, str]:
-    """Render Rich objects to plain text (handy for tests and for logs)."""
-    from rich.console import Console
-
-    console = Console(width=160, record=True, color_system=None)
-    out = {}
-    for key, obj in renderables.items():
-        with console.capture() as capture:
-            console.print(obj)
-        out[key] = capture.get()
-    return out

@@ -96,9 +96,22 @@ class Session:
         self.state.apply(self.human, action)
 
     def bot_act(self, seat: int) -> int:
-        """Let the bot at ``seat`` choose from its own observation and apply its action."""
+        """Let the bot at ``seat`` choose from its own observation and apply its action.
+
+        A bot that fails (raises, or picks an illegal action) must not end the person's
+        game: its first legal action is played instead and a notice says so."""
         agent = self.agents[seat]
-        action = agent.act(Observation(self.state, seat))
+        legal = self.state.legal_actions(seat)
+        try:
+            action = agent.act(Observation(self.state, seat))
+            if action not in legal:
+                raise ValueError(f"it chose {action!r}, which is not legal now")
+        except Exception as exc:
+            action = legal[0]
+            self.notices.append(
+                f"{self.names[seat]} ({self.agent_label(seat)}) failed: {exc}; "
+                f"it plays {self.state.action_to_str(action)!r} instead."
+            )
         self.state.apply(seat, action)
         return action
 

@@ -113,6 +113,7 @@ class MagicLampScreen(GameScreen):
         self._bot_timer: Timer | None = None
         self._next_delay = self.bot_delay
         self._log_seen = 0
+        self._notices_seen = 0
         self._choice_key: int | None = None
         self._drawn: dict[str, Any] = {}  # panel id -> the part of the view last drawn
         # die setting
@@ -171,9 +172,6 @@ class MagicLampScreen(GameScreen):
             "Your move" if self.session.human is not None else "Now"
         )
         self.query_one("#log").border_title = "Log"
-        log = self.query_one(RichLog)
-        for notice in self.session.notices:
-            log.write(Text(notice, style="bold yellow"))
         self.advance()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -458,7 +456,7 @@ class MagicLampScreen(GameScreen):
         elif self.mode is Mode.RACE:
             if key == "space":
                 self._rub_now()
-            elif key in ("n", "enter"):
+            elif key == "n":  # not Enter: a second Enter after setting a die is no answer
                 if self._race_open and self._race_t0 is not None:
                     self._answer_race(A.NO_RUB, "You chose not to rub the lamp.")
             else:
@@ -506,6 +504,9 @@ class MagicLampScreen(GameScreen):
             lambda: cave_panel(view),
         )
         log = self.query_one(RichLog)
+        for notice in self.session.notices[self._notices_seen :]:
+            log.write(Text(notice, style="bold yellow"))
+        self._notices_seen = len(self.session.notices)
         entries = view["log"]
         for event in entries[self._log_seen :]:
             try:
@@ -578,7 +579,8 @@ class MagicLampScreen(GameScreen):
         if decision is not None:
             what = WAITING.get(decision["kind"], decision["kind"].replace("_", " "))
             if decision["kind"] == "angry_steal":
-                what += f" from {self.session.name(decision.get('rubber'))}"
+                rubber = self.session.name(decision.get("rubber"))
+                what += f" from {'you' if rubber == 'You' else rubber}"
             draw = view.get("draw")
             if decision["kind"] == "draw" and draw:
                 what = (
