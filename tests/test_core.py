@@ -127,6 +127,9 @@ def test_params_from_json_missing_required_field() -> None:
         ({"num_players": 6}, "for 2-5 players, not 6"),
         ({"num_players": 3, "max_turns": 0}, "max_turns must be at least 1"),
         ({"num_players": 3, "components": "/no/such/file.toml"}, "cannot read components"),
+        ({"num_players": 3, "max_turns": "many"}, "max_turns"),
+        ({"num_players": 3, "my_precious": "yes"}, "my_precious"),
+        ({"num_players": 3, "components": 5}, "components"),
     ],
 )
 def test_make_params_errors(options: dict[str, Any], message: str) -> None:

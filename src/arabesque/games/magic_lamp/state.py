@@ -70,6 +70,12 @@ class MagicLampState(GameState):
     @classmethod
     def validate_params(cls, params: Params) -> None:
         assert isinstance(params, MagicLampParams)
+        if not isinstance(params.my_precious, bool):
+            raise ParamsError(f"my_precious must be true or false, got {params.my_precious!r}")
+        if isinstance(params.max_turns, bool) or not isinstance(params.max_turns, int):
+            raise ParamsError(f"max_turns must be an integer, got {params.max_turns!r}")
+        if params.components is not None and not isinstance(params.components, str):
+            raise ParamsError(f"components must be a file path or null, got {params.components!r}")
         if params.max_turns < 1:
             raise ParamsError(f"max_turns must be at least 1, got {params.max_turns}")
         comp = load_components(params.components)
