@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from arabesque.core import ArabesqueError, GameRecord, InvalidActionError
 from arabesque.games.magic_lamp import actions as A
-from arabesque.games.magic_lamp.components import CHESTS
-from arabesque.games.magic_lamp.state import MagicLampState, Phase
+from arabesque.games.magic_lamp.components import CHESTS, CardKind
+from arabesque.games.magic_lamp.rules import complete_sets, real_stones
+from arabesque.games.magic_lamp.state import LONE, MagicLampState, Phase
 from tests.scenarios import (
     SPEC,
     act,
@@ -109,6 +110,38 @@ def test_replay_from_json_gives_the_same_game(
     assert again.history == state.history
     for seat in [None, *range(n)]:
         assert again.view(seat) == state.view(seat)
+
+
+@given(seed=SEEDS, n=PLAYERS, my_precious=st.booleans(), choices=CHOICES)
+def test_protected_cards_stay_and_placed_talismans_keep_a_stone(
+    seed: int, n: int, my_precious: bool, choices: list[int]
+) -> None:
+    """Talismans never leave their holder and complete sets never break (both are safe until
+    the end); a talisman placed on a stone type always has a real stone of that type beside
+    it (else it is left alone); at the end every talisman held has been placed or left
+    alone."""
+    state = new_game(n, seed=seed, my_precious=my_precious)
+    cards = state.comp.cards
+    for choice in choices:
+        if state.is_over:
+            break
+        talismans = [
+            {c for c in held if cards[c].kind is CardKind.TALISMAN} for held in state.holdings
+        ]
+        sets = [complete_sets(state, p) for p in range(n)]
+        step(state, choice)
+        for p in range(n):
+            assert talismans[p] <= set(state.holdings[p])
+            assert all(a <= b for a, b in zip(sets[p], complete_sets(state, p), strict=True))
+            for c in state.holdings[p]:
+                on = state.talisman_on.get(c, LONE)
+                if cards[c].kind is CardKind.TALISMAN and on != LONE:
+                    assert real_stones(state, p, on) > 0
+    if state.is_over:
+        for held in state.holdings:
+            for c in held:
+                if cards[c].kind is CardKind.TALISMAN:
+                    assert c in state.talisman_on
 
 
 @given(seed=SEEDS, n=PLAYERS, choices=CHOICES)
