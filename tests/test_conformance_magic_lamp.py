@@ -29,7 +29,9 @@ from tests.scenarios import (
 @pytest.mark.parametrize("my_precious", [False, True], ids=["base", "my-precious"])
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_run_conformance(n: int, my_precious: bool) -> None:
-    checked = kit.run_conformance(SPEC, params(n, my_precious=my_precious), seeds=[n, 100 + n, 200 + n])
+    checked = kit.run_conformance(
+        SPEC, params(n, my_precious=my_precious), seeds=[n, 100 + n, 200 + n]
+    )
     assert checked >= 2 * 3
 
 
