@@ -18,6 +18,7 @@ from arabesque.core import (
     IllegalActionError,
     InvalidActionError,
     NotYourTurnError,
+    ParamsError,
 )
 from arabesque.games.magic_lamp import actions as A
 from arabesque.games.magic_lamp.components import CHESTS, JEWELS, METALS, CardKind
@@ -26,6 +27,7 @@ from arabesque.games.magic_lamp.state import MagicLampState, Phase
 from tests.scenarios import (
     BRONZE,
     GOLD,
+    SPEC,
     act,
     assert_conserved,
     card_options,
@@ -40,6 +42,7 @@ from tests.scenarios import (
     find_n,
     lamp_card,
     new_game,
+    params,
     pending,
     place_talisman,
     score,
@@ -107,6 +110,53 @@ def test_setup_deals_differently_for_different_seeds_and_alike_for_one_seed() ->
     assert a.decks == b.decks and a.holdings == b.holdings and a.lamp_deck == b.lamp_deck
     layouts = {tuple(new_game(4, seed=s).decks[GOLD]) for s in range(6)}
     assert len(layouts) > 1
+
+
+@pytest.mark.parametrize(
+    ("arrangement", "message"),
+    [
+        ([1, 2], "arrangement must be an object"),
+        ("bronze first", "arrangement must be an object"),
+        ({"foo": 1}, "unknown keys ['foo']"),
+        ({"decks": []}, "'decks' maps chest names"),
+        ({"decks": {"copper": [1]}}, "'decks' maps chest names"),
+        ({"decks": {"bronze": "abc"}}, "decks.bronze must be a list of card ids"),
+        ({"decks": {"bronze": [True]}}, "decks.bronze must be a list of card ids"),
+        ({"starting": 5}, "'starting' lists 3 players' starting cards"),
+        ({"starting": [[], [], "x"]}, "starting[2] must be a list of card ids"),
+        ({"lamp_deck": [10**4]}, "lamp_deck lists Lamp card ids"),
+        ({"lamp_deck": [1, 1]}, "at most once each"),
+        ({"discard": "x"}, "discard must be a list of card ids"),
+        ({"discard": []}, "the discard pile must hold the undealt starting cards"),
+    ],
+)
+def test_setup_arrangement_errors(arrangement: Any, message: str) -> None:
+    """A hand-written arrangement that is not a valid layout is refused with a ParamsError
+    naming the problem."""
+    with pytest.raises(ParamsError) as info:
+        SPEC.new_game(params(3), seed=1, arrangement=arrangement)
+    assert message in str(info.value)
+
+
+def test_setup_arrangement_card_errors() -> None:
+    """Arrangement cards must belong where they are listed, once each."""
+    comp = default_comp()
+    silver_card = comp.chest_cards[1][0]
+    bronze_card = next(c for c in comp.chest_cards[0] if c != comp.sorcerer_of(0))
+    start = comp.starting_cards
+    for arrangement, message in [
+        ({"decks": {"bronze": [silver_card]}}, f"card {silver_card} is not a bronze chest card"),
+        ({"decks": {"bronze": [bronze_card, bronze_card]}}, "lists a card twice"),
+        ({"starting": [[start[0]], [start[0]], [start[1]]]}, "a starting card is dealt twice"),
+        ({"starting": [[bronze_card], [start[0]], [start[1]]]}, "player 0 needs 1 starting"),
+        (
+            {"decks": {"bronze": [c for c in comp.chest_cards[0] if c != comp.sorcerer_of(0)]}},
+            "leaves no room for the Sorcerer",
+        ),
+    ]:
+        with pytest.raises(ParamsError) as info:
+            SPEC.new_game(params(3), seed=1, arrangement=arrangement)
+        assert message in str(info.value)
 
 
 # -- Choose a Chest: secret, simultaneous setting ---------------------------------------------

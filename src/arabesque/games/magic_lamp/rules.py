@@ -96,6 +96,11 @@ def setup(
     seed. The in-game RNG is a separate stream so a replay from the full arrangement
     reproduces chance events exactly."""
     comp = load_components(params.components)
+    if arrangement is not None and not isinstance(arrangement, Mapping):
+        raise ParamsError(
+            f"arrangement must be an object (decks, lamp_deck, starting, discard), "
+            f"got {type(arrangement).__name__}"
+        )
     arr = dict(arrangement or {})
     unknown = set(arr) - {"decks", "lamp_deck", "starting", "discard"}
     if unknown:
