@@ -15,6 +15,7 @@ import pytest
 from arabesque.core import (
     ArabesqueError,
     GameOverError,
+    GameRecord,
     IllegalActionError,
     InvalidActionError,
     NotYourTurnError,
@@ -737,3 +738,19 @@ def test_card_kinds_in_views_are_the_components_kinds() -> None:
     state = new_game(3)
     kinds = {c["kind"] for p in state.view(None)["players"] for c in p["cards"]}
     assert kinds <= {k.value for k in CardKind}
+
+
+# -- records ----------------------------------------------------------------------------------
+
+
+def test_editing_a_records_json_does_not_change_the_game() -> None:
+    """A record is a copy: editing its JSON (or the arrangement a state returns) leaves the
+    game, and later records of it, untouched, so they still replay to the same state."""
+    state = new_game(3, seed=4)
+    turn(state, {0: ("bronze", 2), 1: ("silver", 2), 2: ("gold", 6)})
+    data = state.record().to_json()
+    data["setup"]["arrangement"]["decks"]["bronze"].reverse()
+    data["setup"]["arrangement"]["starting"][0] = []
+    state.arrangement()["lamp_deck"].clear()
+    again = GameRecord.from_json(json.loads(json.dumps(state.record().to_json()))).replay()
+    assert again.fingerprint() == state.fingerprint()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from copy import deepcopy
 from enum import IntEnum
 from typing import Any, Self
 
@@ -134,7 +135,8 @@ class MagicLampState(GameState):
     race_result: dict[str, Any] | None
 
     def arrangement(self) -> dict[str, Any]:
-        return self.start
+        # A copy: records and callers may edit what they get without changing the game.
+        return deepcopy(self.start)
 
     def data_digest(self) -> str | None:
         return self.comp.sha256
