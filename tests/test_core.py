@@ -140,12 +140,6 @@ def test_make_params_errors(options: dict[str, Any], message: str) -> None:
     assert message in str(info.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="core bug: GameSpec.validate_params compares a non-integer num_players before "
-    "checking its type, so a string raises TypeError instead of ParamsError",
-)
 def test_make_params_num_players_must_be_an_integer() -> None:
     with pytest.raises(ParamsError, match="num_players"):
         get_game("magic-lamp").make_params(num_players="3")
@@ -237,11 +231,6 @@ def test_record_from_json_names_the_malformed_field(field: str, mutate: Any, mes
     assert message in str(info.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: GameRecord.from_json reads a setup without 'seed' as seed 0, so a "
-    "record missing its seed replays a different game instead of being refused",
-)
 def test_record_without_a_seed_is_refused() -> None:
     data = good_record()
     del data["setup"]["seed"]
@@ -249,10 +238,6 @@ def test_record_without_a_seed_is_refused() -> None:
         GameRecord.from_json(data)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: GameRecord.from_json accepts a boolean seed (bool is an int subclass)",
-)
 def test_record_with_a_boolean_seed_is_refused() -> None:
     data = good_record()
     data["setup"]["seed"] = True

@@ -83,7 +83,10 @@ class GameSpec:
             raise ParamsError(
                 f"{self.id} expects {self.params_type.__name__}, got {type(params).__name__}"
             )
-        if not self.min_players <= params.num_players <= self.max_players:
+        players = params.num_players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ParamsError(f"num_players must be an integer, got {players!r}")
+        if not self.min_players <= players <= self.max_players:
             raise ParamsError(
                 f"{self.name} is for {self.min_players}-{self.max_players} players, "
                 f"not {params.num_players}"

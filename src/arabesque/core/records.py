@@ -90,8 +90,9 @@ class GameRecord:
             raise RecordError("'game' must be a game id string")
         if not isinstance(params, dict):
             raise RecordError("'params' must be an object")
-        if not isinstance(setup, dict) or not isinstance(setup.get("seed", 0), int):
-            raise RecordError("'setup' must be an object with an integer 'seed'")
+        seed = setup.get("seed") if isinstance(setup, dict) else None
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RecordError(f"'setup' must be an object with an integer 'seed', got {setup!r}")
         arrangement = setup.get("arrangement")
         if arrangement is not None and not isinstance(arrangement, dict):
             raise RecordError("'setup.arrangement' must be an object")
@@ -117,7 +118,7 @@ class GameRecord:
         return GameRecord(
             game=game,
             params=params,
-            seed=setup.get("seed", 0),
+            seed=seed,
             arrangement=arrangement,
             data_digest=digest,
             actions=parsed,
