@@ -754,3 +754,35 @@ def test_editing_a_records_json_does_not_change_the_game() -> None:
     state.arrangement()["lamp_deck"].clear()
     again = GameRecord.from_json(json.loads(json.dumps(state.record().to_json()))).replay()
     assert again.fingerprint() == state.fingerprint()
+
+
+# -- views are copies -------------------------------------------------------------------------
+
+
+def scramble(node: Any) -> None:
+    """Mutate every dict and list of a JSON tree in place."""
+    if isinstance(node, dict):
+        for key in list(node):
+            scramble(node[key])
+        node["junk"] = 1
+    elif isinstance(node, list):
+        for value in node:
+            scramble(value)
+        node.append("junk")
+
+
+def race_resolved_state() -> MagicLampState:
+    state = new_game(3, seed=4)
+    turn(state, {0: ("bronze", 2), 1: ("silver", 2), 2: ("gold", 6)}, rubs={0: 100, 1: 200})
+    return state
+
+
+def test_mutating_a_view_never_changes_the_game() -> None:
+    """A view is what a front end or bot owns: changing it in place must not change the
+    game (here after a race, whose result every view shows)."""
+    state = race_resolved_state()
+    before = state.fingerprint()
+    for seat in (None, 0, 1, 2):
+        scramble(state.view(seat, include_log=False))
+    assert state.fingerprint() == before
+    assert state.race_result is not None and "junk" not in state.race_result

@@ -8,6 +8,7 @@ sizes, the Sorcerer's place (6th from the bottom, by the setup rule), and every 
 
 from __future__ import annotations
 
+from copy import deepcopy
 from typing import Any
 
 from arabesque.games.magic_lamp import actions as A
@@ -108,7 +109,8 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
         },
         "discard": [comp.card_json(c) for c in state.discard],
         "shared_faces": sorted(shared_faces(state)) if revealed else None,
-        "race_result": state.race_result,
+        # A copy: the view belongs to its reader, who may change it.
+        "race_result": deepcopy(state.race_result),
         "summoners": list(state.summoners),
         "decision": _decision_view(state, seat),
         "draw": _draw_view(state),
