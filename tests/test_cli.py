@@ -306,7 +306,8 @@ def test_play_dispatches_with_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
         "seed": 9,
         "my_precious": True,
         "components": None,
-        "window_s": None,
+        "window_s": 3.0,
+        "bot_delay": 0.6,
     }
     assert cli.main(["play", "magic-lamp", "--players", "2", "--bots", "0", "--window", "2.5"]) == 0
     assert (received["num_players"], received["bots"], received["window_s"]) == (2, 0, 2.5)

@@ -87,6 +87,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             my_precious=args.my_precious,
             components=args.components,
             window_s=args.window,
+            bot_delay=args.bot_delay,
         )
     )
 
@@ -432,7 +433,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agent", default="heuristic", help="agent spec of the bots")
     p.add_argument("--seed", type=int, help="game seed (default: random)")
     _add_game_options(p)
-    p.add_argument("--window", type=_positive_float, metavar="SECONDS", help="lamp race window")
+    p.add_argument(
+        "--window",
+        type=_positive_float,
+        default=3.0,
+        metavar="SECONDS",
+        help="how long the lamp race waits for your key press (default 3.0)",
+    )
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause between bot moves so you can follow them (default 0.6)",
+    )
     p.set_defaults(handler=cmd_play)
 
     p = sub.add_parser("simulate", help="play many games between agents and report statistics")
