@@ -206,11 +206,11 @@ def test_mistaken_rubs_follow_the_mistake_rate() -> None:
 
 
 def _ask(state: MagicLampState, agent: HeuristicAgent) -> str:
-    kind, seat, _ = pending(state)
-    del kind
+    seat = pending(state)[1]
     action = agent.act(Observation(state, seat))
     assert action in state.legal_actions(seat)
-    return state.action_to_str(action)
+    text: str = state.action_to_str(action)
+    return text
 
 
 def test_wish_steals_the_jewel_that_completes_a_set() -> None:

@@ -80,6 +80,11 @@ def _kind_of(card: dict[str, Any], stone_types: Sequence[str]) -> _Kind:
     return _Kind(kind)
 
 
+def _kinds(comp: Components) -> list[_Kind]:
+    """The value-relevant kind of every card, indexed by card id."""
+    return [_comp_kind(comp, cid) for cid in range(comp.num_cards)]
+
+
 def _comp_kind(comp: Components, cid: int) -> _Kind:
     card = comp.cards[cid]
     if card.kind is CardKind.STONE:
@@ -99,8 +104,16 @@ class _Board:
     [m][j]`` the jewel pieces, ``cards[p]`` the cards worth a point.
     """
 
-    def __init__(self, view: dict[str, Any], comp: Components, me: int) -> None:
+    def __init__(
+        self,
+        view: dict[str, Any],
+        comp: Components,
+        me: int,
+        rival_weight: float = 1.0,
+        kinds: list[_Kind] | None = None,
+    ) -> None:
         self.comp = comp
+        self.kinds = kinds if kinds is not None else _kinds(comp)
         self.me = me
         self.n = n = view["num_players"]
         stone_types = comp.stone_types
@@ -174,13 +187,14 @@ class _Board:
         # Rivals' weights: the score race is won against the best rival, so the leader
         # matters most, but every rival's gain counts a little.
         if n == 2:
-            self.weight = [0.0 if p == me else 1.0 for p in range(n)]
+            self.weight = [0.0 if p == me else rival_weight for p in range(n)]
         else:
             rivals = [p for p in range(n) if p != me]
             leader = max(rivals, key=lambda p: self.score[p])
             base = 0.5 / (n - 1)
             self.weight = [
-                0.0 if p == me else base + (0.5 if p == leader else 0.0) for p in range(n)
+                0.0 if p == me else rival_weight * (base + (0.5 if p == leader else 0.0))
+                for p in range(n)
             ]
 
         # Which jewel pieces may still be had: in a chest, the discard, or stealable.
@@ -188,7 +202,7 @@ class _Board:
         for c in range(len(CHESTS)):
             for cid in comp.chest_cards[c]:
                 if cid not in self.seen:
-                    self._count_avail(_comp_kind(comp, cid))
+                    self._count_avail(self.kinds[cid])
         for cid in self.discard:
             self._count_avail(self.card_kind[cid])
         for p in range(n):
@@ -424,8 +438,12 @@ class HeuristicAgent(Agent):
     """Plays Magic Lamp by expected value from its own view, with human-like reactions.
 
     Options (spec strings like ``heuristic:median_ms=450+mistake_rate=0.02``):
-    ``median_ms``/``sigma``/``floor_ms`` shape the rub reaction time; ``mistake_rate`` is the
-    chance of rubbing without a shared face; ``temperature`` (points) spreads the dice choice.
+    ``median_ms``/``sigma``/``floor_ms``/``ceiling_ms`` shape the rub reaction time (a
+    log-normal with a floor, see ``ReactionProfile``); ``mistake_rate`` is the chance of rubbing
+    without a shared face; ``temperature`` (points) spreads the dice choice; ``wish_value``
+    is what a won lamp race is reckoned to be worth; ``rival_weight`` scales how much the bot
+    cares about its rivals' gains against its own (0.5 measured slightly better than 1 or
+    0.1 in self-play); ``repeat_penalty`` (points) discourages repeating last turn's dice.
     """
 
     def __init__(
@@ -437,6 +455,9 @@ class HeuristicAgent(Agent):
         mistake_rate: float = 0.0,
         temperature: float = 0.6,
         ceiling_ms: float = 2500.0,
+        wish_value: float = _WISH_VALUE,
+        rival_weight: float = 0.5,
+        repeat_penalty: float = 0.3,
     ) -> None:
         super().__init__(seed)
         if not 0.0 <= mistake_rate <= 1.0:
@@ -449,7 +470,11 @@ class HeuristicAgent(Agent):
         )
         self.mistake_rate = mistake_rate
         self.temperature = temperature
+        self.wish_value = wish_value
+        self.rival_weight = rival_weight
+        self.repeat_penalty = repeat_penalty
         self._comp: Components | None = None
+        self._kinds: list[_Kind] = []
         self._last_dice: list[tuple[int, int]] = []
         self._plan: list[tuple[int, int]] = []
         #: The die change planned by the last Loaded Die / Secret Passage valuation:
@@ -469,6 +494,7 @@ class HeuristicAgent(Agent):
             copy = obs.determinize(random.Random(0))
             assert isinstance(copy, MagicLampState)
             self._comp = copy.comp
+            self._kinds = _kinds(copy.comp)
         return self._comp
 
     def act(self, obs: Observation) -> int:
@@ -496,7 +522,7 @@ class HeuristicAgent(Agent):
             return self._race(obs, view)
         decision = view["decision"]
         kind = decision["kind"] if decision else ""
-        board = _Board(view, comp, obs.seat)
+        board = _Board(view, comp, obs.seat, self.rival_weight, self._kinds)
         if kind == "draw":
             return self._draw(view, comp, board)
         if kind == "wish":
@@ -540,7 +566,7 @@ class HeuristicAgent(Agent):
         ]
 
         def gain(cid: int) -> float:
-            return board.gain(_comp_kind(comp, cid))
+            return board.gain(board.kinds[cid])
 
         by_scorp: dict[int, list[float]] = {}
         for cid in hidden:
@@ -590,7 +616,7 @@ class HeuristicAgent(Agent):
                 a = A.set_die(*self._plan[1])
                 if a in legal:
                     return a
-        board = _Board(view, comp, me)
+        board = _Board(view, comp, me, self.rival_weight, self._kinds)
         ev, lamp = self._dice_values(view, comp, board)
         n_dice = 2 if view["num_players"] == 2 else 1
         if n_dice == 1 or mine:
@@ -675,13 +701,13 @@ class HeuristicAgent(Agent):
         for f in range(1, 7):
             face_share = sum(q[c][f] for c in range(len(CHESTS)))
             p_shared = 1.0 - (1.0 - face_share) ** rival_dice
-            lamp = lamps[f] = p_shared * 0.5 * _WISH_VALUE
+            lamp = lamps[f] = p_shared * 0.5 * self.wish_value
             for c in range(len(CHESTS)):
                 blocked = sum(q[c][g] for g in range(1, f + 1))
                 p_get = max(0.0, 1.0 - blocked) ** rival_dice
                 value = p_get * search[c][f] + lamp
                 if (c, f) in self._last_dice:
-                    value -= 0.3  # do not be predictable
+                    value -= self.repeat_penalty  # do not be predictable
                 ev[c][f] = value
         return ev, lamps
 
