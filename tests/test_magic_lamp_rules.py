@@ -24,7 +24,7 @@ from arabesque.core import (
 from arabesque.games.magic_lamp import actions as A
 from arabesque.games.magic_lamp.components import CHESTS, JEWELS, METALS, CardKind
 from arabesque.games.magic_lamp.rules import RING_BONUS
-from arabesque.games.magic_lamp.state import MagicLampState, Phase
+from arabesque.games.magic_lamp.state import LONE, MagicLampState, Phase
 from tests.scenarios import (
     BRONZE,
     GOLD,
@@ -425,6 +425,23 @@ def test_effect_swap_of_a_ruby_for_a_ruby_keeps_the_talismans_on_ruby() -> None:
     assert not events(state, "talisman_alone")
     view = state.view(1)["players"]
     assert view[0]["stones"]["ruby"] == view[2]["stones"]["ruby"] == 2
+
+
+def test_effect_swap_of_the_only_ruby_for_a_sapphire_leaves_the_talisman_alone() -> None:
+    """Lamp effect swap and Talismans: giving away one's only ruby (for a sapphire) leaves
+    the talisman on ruby alone, as a theft would."""
+    comp = default_comp()
+    ruby = find_card(comp, kind="stone", stone="ruby")
+    sapphire = find_card(comp, kind="stone", stone="sapphire")
+    talisman = find_card(comp, kind="talisman")
+    state = new_game(3, lamp=[lamp_card(comp, "swap")])
+    set_holdings(state, {0: [ruby, talisman], 1: [], 2: [sapphire]})
+    place_talisman(state, talisman, stone_type(comp, "ruby"))
+    turn(state, {0: ("bronze", 2), 1: ("silver", 2), 2: ("gold", 6)}, rubs={0: 250})
+    choose(state, "accept")
+    assert state.holdings[0] == [talisman, sapphire]
+    assert state.talisman_on[talisman] == LONE
+    assert events(state, "talisman_alone")[0]["card"] == talisman
 
 
 def test_effect_retrieve_takes_a_card_from_the_discard_pile() -> None:
