@@ -216,6 +216,7 @@ MALFORMED = [
     ("player", _set(("actions",), [{"player": "0", "action": "draw"}]), "step 1"),
     ("player bool", _set(("actions",), [{"player": True, "action": "draw"}]), "step 1"),
     ("action text", _set(("actions",), [{"player": 0, "action": 321}]), "step 1"),
+    ("metadata", _set(("metadata",), [1]), "'metadata' must be an object"),
 ]
 
 

@@ -329,6 +329,11 @@ BROKEN: list[tuple[str, Mutation, str]] = [
         "unknown key 'scorpoins'",
     ),
     (
+        "a Sorcerer carrying scorpions (R1: it carries none)",
+        lambda d: chest_card(d, kind="sorcerer").update(scorpions=1),
+        "sorcerer card cannot carry scorpions",
+    ),
+    (
         "a misspelt Lamp card key",
         lambda d: lamp(d, "ward").update(cuont=3),
         "unknown key 'cuont'",

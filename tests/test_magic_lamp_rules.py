@@ -805,14 +805,27 @@ def test_mutating_a_view_never_changes_the_game() -> None:
     assert state.race_result is not None and "junk" not in state.race_result
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: Event.to_json copies only the top level of an event's data, so the "
-    "lists and dicts in view(...)['log'] are the game's own event data",
-)
 def test_mutating_a_views_log_never_changes_the_game() -> None:
     """The log in a view is the reader's too: changing it must not change the game."""
     state = race_resolved_state()
     before = state.fingerprint()
     scramble(state.view(0)["log"])
     assert state.fingerprint() == before
+
+
+def test_a_reaction_time_that_is_not_a_finite_number_is_an_invalid_action() -> None:
+    from arabesque.core.errors import InvalidActionError
+    from arabesque.games.magic_lamp import actions
+
+    for bad in (float("nan"), float("inf"), -10.0, 5000.0):
+        with pytest.raises(InvalidActionError, match="reaction time"):
+            actions.rub(bad)
+    assert actions.rub_ms(actions.rub(344.0)) == 340
+
+
+def test_a_boolean_is_no_seat_for_legal_actions() -> None:
+    from arabesque.core import get_game
+
+    spec = get_game("magic-lamp")
+    state = spec.new_game(spec.make_params(num_players=3), seed=5)
+    assert list(state.legal_actions(1)) and not list(state.legal_actions(True))

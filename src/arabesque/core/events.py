@@ -6,6 +6,7 @@ it (``None`` = everyone). ``GameState.view`` filters the log for a seat; nothing
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,4 +21,6 @@ class Event:
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, **self.data}
+        # A deep copy: readers (views, logs sent to clients) may change what they get without
+        # reaching the game's own record of what happened.
+        return {"kind": self.kind, **copy.deepcopy(self.data)}

@@ -112,6 +112,8 @@ class GameRecord:
                 )
             parsed.append((entry["player"], entry["action"]))
         metadata = data.get("metadata", {})
+        if not isinstance(metadata, dict):
+            raise RecordError(f"'metadata' must be an object, got {type(metadata).__name__}")
         digest = setup.get("data_sha256")
         if digest is not None and not isinstance(digest, str):
             raise RecordError("'setup.data_sha256' must be a string")
@@ -123,7 +125,7 @@ class GameRecord:
             data_digest=digest,
             actions=parsed,
             engine_version=str(data.get("engine_version", "unknown")),
-            metadata=metadata if isinstance(metadata, dict) else {},
+            metadata=metadata,
         )
 
     @staticmethod

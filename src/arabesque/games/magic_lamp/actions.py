@@ -20,6 +20,8 @@ range          text                meaning
 
 from __future__ import annotations
 
+import math
+
 from arabesque.core.errors import InvalidActionError
 from arabesque.games.magic_lamp.components import CHESTS
 
@@ -56,6 +58,8 @@ def set_die(chest: int, face: int) -> int:
 
 def rub(reaction_ms: float) -> int:
     """The rub action for a reaction time, rounded to the recorded resolution."""
+    if not math.isfinite(reaction_ms):
+        raise InvalidActionError(f"reaction time must be a finite number, got {reaction_ms}")
     bucket = round(reaction_ms / RUB_STEP_MS)
     if not 0 <= bucket < RUB_BUCKETS:
         raise InvalidActionError(f"reaction time {reaction_ms} ms is outside 0..{MAX_RUB_MS} ms")

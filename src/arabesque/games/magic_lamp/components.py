@@ -246,6 +246,9 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
             raise ComponentsError(
                 f"chest {CHESTS[c]} must have exactly one sorcerer card, has {len(sorcerers)}"
             )
+        if cards[sorcerers[0]].scorpions:
+            # R1: the Sorcerer is no treasure and carries no scorpion.
+            raise ComponentsError(f"the {CHESTS[c]} sorcerer card cannot carry scorpions")
         if len(ids) < SORCERER_FROM_BOTTOM + 1:
             raise ComponentsError(
                 f"chest {CHESTS[c]} needs at least {SORCERER_FROM_BOTTOM + 1} cards "

@@ -165,7 +165,9 @@ class MagicLampState(GameState):
             decision = self.decision
             assert decision is not None
             return decision[2] if decision[1] == player else NO_OPTIONS
-        if not isinstance(player, int) or not 0 <= player < self.num_players:
+        if isinstance(player, bool) or not isinstance(player, int):
+            return NO_OPTIONS
+        if not 0 <= player < self.num_players:
             return NO_OPTIONS
         if phase is Phase.SETTING:
             placed = self.dice[player]
