@@ -122,7 +122,7 @@ def test_setup_deals_differently_for_different_seeds_and_alike_for_one_seed() ->
         ({"decks": []}, "'decks' maps chest names"),
         ({"decks": {"copper": [1]}}, "'decks' maps chest names"),
         ({"decks": {"bronze": "abc"}}, "decks.bronze must be a list of card ids"),
-        ({"decks": {"bronze": [True]}}, "decks.bronze must be a list of card ids"),
+        ({"decks": {"bronze": [True]}}, "decks.bronze: True is neither an id nor a name"),
         ({"starting": 5}, "'starting' lists 3 players' starting cards"),
         ({"starting": [[], [], "x"]}, "starting[2] must be a list of card ids"),
         ({"lamp_deck": [10**4]}, "lamp_deck lists Lamp card ids"),

@@ -12,7 +12,7 @@ from arabesque.core import GameRecord, RecordError, get_game
 from arabesque.core.conformance import random_playout
 from arabesque.core.game import GameState
 from arabesque.games.magic_lamp import MagicLampState
-from arabesque.games.magic_lamp.components import CHESTS, CardKind
+from arabesque.games.magic_lamp.components import CHESTS, card_token
 from arabesque.sim.replay import describe_event, final_summary, replay_steps
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,46 +31,55 @@ def _finished_record(players: int = 3, seed: int = 21) -> GameRecord:
 
 def test_documented_scenario_replays_to_the_holdings_the_doc_describes() -> None:
     record = GameRecord.load(SCENARIO)
-    arrangement = record.arrangement
-    assert arrangement is not None
     state = record.replay()
-    decks, starting = arrangement["decks"], arrangement["starting"]
+    assert isinstance(state, MagicLampState)
     # The story of docs/records.md: player 0 wins the race on the shared 3, its wish draws the
     # top gold card, and its gold search keeps the next three; player 2 keeps two bronze cards
     # and player 1 one silver card; then turn 2 begins.
     expected = [
-        starting[0] + decks["gold"][:4],
-        starting[1] + decks["silver"][:1],
-        starting[2] + decks["bronze"][:2],
+        ["ruby", "diamond:1", "gold bracelet", "gold ring", "ruby:1"],
+        ["emerald", "emerald"],
+        ["sapphire", "sapphire", "ruby:1"],
     ]
-    holdings = final_summary(state)["holdings"]
-    assert [[c["id"] for c in cards] for cards in holdings] == expected, (
-        "the scenario no longer plays out as documented; if the components were rebalanced, "
-        "pick new card ids with `arabesque cards magic-lamp` and update docs/records.md"
-    )
+    held = [[card_token(state.comp, c) for c in cards] for cards in state.holdings]
+    assert held == expected
+    assert [s.total for s in state.scores()] == [15, 7, 8]
     view = state.view(None)
     assert view["turn"] == 2 and view["phase"] == "setting" and not state.is_over
     race = next(e for e in view["log"] if e["kind"] == "race")
     assert [r["winner"] for r in race["races"]] == [0]
 
 
-def test_documented_scenario_uses_the_cards_the_doc_names() -> None:
+def test_scenario_names_resolve_to_distinct_cards_of_the_right_chest() -> None:
     record = GameRecord.load(SCENARIO)
     state = record.initial_state()
     assert isinstance(state, MagicLampState)
     comp = state.comp
-    arrangement = record.arrangement
-    assert arrangement is not None
-    for chest, ids in arrangement["decks"].items():
-        for cid in ids:
-            card = comp.cards[cid]
-            assert card.chest == CHESTS.index(chest), f"card {cid} is not a {chest} card"
-            assert card.kind is not CardKind.TALISMAN, "a talisman would add a decision"
-    # Scorpions stay below each die (3 on gold, 4 on bronze), so no search goes bust.
-    assert sum(comp.cards[c].scorpions for c in arrangement["decks"]["gold"][1:4]) < 3
-    assert sum(comp.cards[c].scorpions for c in arrangement["decks"]["bronze"][:2]) < 4
-    lamp = comp.lamp_cards[arrangement["lamp_deck"][0]]
-    assert (lamp.effect.value, lamp.chest, lamp.count) == ("draw_chest", CHESTS.index("gold"), 1)
+    start = state.arrangement()
+    for chest, ids in start["decks"].items():
+        assert len(set(ids)) == len(ids)
+        assert all(comp.cards[c].chest == CHESTS.index(chest) for c in ids)
+    assert [card_token(comp, c) for c in start["decks"]["gold"][:4]] == [
+        "diamond:1",
+        "gold bracelet",
+        "gold ring",
+        "ruby:1",
+    ]
+    assert comp.lamp_cards[start["lamp_deck"][0]].name == "Golden Windfall"
+    # Two entries with the same name take two different cards.
+    spec = get_game("magic-lamp")
+    twice = spec.new_game(
+        spec.make_params(num_players=2), seed=1, arrangement={"decks": {"bronze": ["ruby", "ruby"]}}
+    )
+    top = twice.arrangement()["decks"]["bronze"][:2]
+    assert top[0] != top[1] and {card_token(comp, c) for c in top} == {"ruby"}
+
+
+def test_a_scenario_naming_an_unknown_card_is_refused_with_the_names() -> None:
+    data = json.loads(SCENARIO.read_text(encoding="utf-8"))
+    data["setup"]["arrangement"]["decks"]["gold"][1] = "gold crown"
+    with pytest.raises(RecordError, match=r"no unused card named 'gold crown'.*gold ring"):
+        GameRecord.from_json(data).replay()
 
 
 # -- round trips --------------------------------------------------------------------------------

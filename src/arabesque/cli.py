@@ -321,54 +321,22 @@ def cmd_agents(args: argparse.Namespace) -> int:
     return 0
 
 
-def _magic_lamp_cards(components: str | None) -> dict[str, Any]:
-    from arabesque.games.magic_lamp.components import CHESTS, EffectKind, load_components
-
-    comp = load_components(components)
-    cards = []
-    for card in comp.cards:
-        data = comp.card_json(card.id)
-        cards.append(
-            {
-                "id": card.id,
-                "chest": "starting" if card.chest is None else CHESTS[card.chest],
-                "kind": data["kind"],
-                "name": data["name"],
-                "scorpions": card.scorpions,
-            }
-        )
-    lamps = []
-    for lamp in comp.lamp_cards:
-        data = comp.lamp_json(lamp.id)
-        # A missing chest means "the wisher chooses" only for effects that act on a chest.
-        if data["chest"] is None and lamp.effect in (EffectKind.DRAW_CHEST, EffectKind.PEEK):
-            data["chest"] = "any"
-        lamps.append(data)
-    return {"components": comp.name, "source": comp.source, "cards": cards, "lamp_cards": lamps}
-
-
-#: Per game, the id table of its components (games without card ids have no entry).
-_CARD_TABLES: dict[str, Callable[[str | None], dict[str, Any]]] = {
-    "magic-lamp": _magic_lamp_cards,
-}
-
-
 def cmd_cards(args: argparse.Namespace) -> int:
-    get_game(args.game)
-    table_of = _CARD_TABLES.get(args.game)
-    if table_of is None:
+    spec = get_game(args.game)
+    if spec.catalog is None:
         raise CliError(f"{args.game} has no card table")
-    data = table_of(args.components)
+    data = spec.catalog(args.components)
     if args.json:
         _print_json(data)
         return 0
     out = _out()
     out.print(f"{data['components']} ({data['source']})")
     cards = Table(title="cards", show_edge=False)
-    for name in ("id", "chest", "kind", "name", "scorpions"):
+    columns = ("id", "chest", "kind", "name", "scorpions", "token")
+    for name in columns:
         cards.add_column(name, justify="right" if name in ("id", "scorpions") else "left")
     for c in data["cards"]:
-        cards.add_row(*(Text(str(c[k])) for k in ("id", "chest", "kind", "name", "scorpions")))
+        cards.add_row(*(Text(str(c[k])) for k in columns))
     out.print(cards)
     lamps = Table(title="lamp cards", show_edge=False)
     for name in ("id", "name", "effect", "chest", "count", "text"):

@@ -71,6 +71,9 @@ class GameSpec:
     chance: bool
     real_time: bool
     description: str = ""
+    #: The game's printed components as JSON-ready data, from an optional data file path
+    #: (``arabesque cards``); None for a game without an id table.
+    catalog: Callable[[str | None], dict[str, Any]] | None = None
 
     def make_params(self, **options: Any) -> Params:
         """Build and validate params; unknown or bad options raise ``ParamsError``."""

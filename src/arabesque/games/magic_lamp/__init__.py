@@ -2,6 +2,7 @@
 
 from arabesque.core.game import GameSpec
 from arabesque.core.registry import register
+from arabesque.games.magic_lamp.components import catalog
 from arabesque.games.magic_lamp.params import MagicLampParams
 from arabesque.games.magic_lamp.state import MagicLampState
 
@@ -19,6 +20,7 @@ SPEC = register(
         real_time=True,
         description="Secret dice on three chests, a real-time race to rub the lamp, and a "
         "push-your-luck search among scorpions.",
+        catalog=catalog,
     )
 )
 MagicLampState.spec = SPEC

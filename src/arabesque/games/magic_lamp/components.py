@@ -324,3 +324,36 @@ def load_components(path: str | None = None) -> Components:
         raise ComponentsError(f"{file} is not valid TOML: {exc}") from exc
     source = "built-in" if path is None else str(path)
     return parse_components(data, source, hashlib.sha256(raw).hexdigest())
+
+
+def card_token(comp: Components, card_id: int) -> str:
+    """A card's name in hand-written arrangements: ``ruby``, ``ruby:2`` (two scorpions)."""
+    card = comp.cards[card_id]
+    base = card.describe(comp.stone_types).split(" ☠")[0]
+    return f"{base}:{card.scorpions}" if card.scorpions else base
+
+
+def catalog(path: str | None = None) -> dict[str, Any]:
+    """The id table of a components file (``arabesque cards magic-lamp``)."""
+    comp = load_components(path)
+    cards = []
+    for card in comp.cards:
+        data = comp.card_json(card.id)
+        cards.append(
+            {
+                "id": card.id,
+                "chest": "starting" if card.chest is None else CHESTS[card.chest],
+                "kind": data["kind"],
+                "name": data["name"],
+                "scorpions": card.scorpions,
+                "token": card_token(comp, card.id),
+            }
+        )
+    lamps = []
+    for lamp in comp.lamp_cards:
+        data = comp.lamp_json(lamp.id)
+        # A missing chest means "the wisher chooses" only for effects that act on a chest.
+        if data["chest"] is None and lamp.effect in _CHEST_EFFECTS:
+            data["chest"] = "any"
+        lamps.append(data)
+    return {"components": comp.name, "source": comp.source, "cards": cards, "lamp_cards": lamps}

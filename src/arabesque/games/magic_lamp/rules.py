@@ -20,6 +20,7 @@ from arabesque.games.magic_lamp.components import (
     CardKind,
     Components,
     EffectKind,
+    card_token,
     load_components,
 )
 from arabesque.games.magic_lamp.params import MagicLampParams
@@ -47,12 +48,47 @@ MAX_WISHES = 3
 # ---------------------------------------------------------------------------------------------
 
 
-def _ids(value: Any, what: str) -> list[int]:
-    if not isinstance(value, list) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
-        raise ParamsError(f"arrangement: {what} must be a list of card ids")
-    return list(value)
+class _CardNames:
+    """Resolves the cards of a hand-written arrangement: each entry is an id, or a name as
+    ``arabesque cards`` prints it (``"gold ring"``, ``"ruby:1"`` for a ruby with one scorpion,
+    ``"Golden Windfall"`` for a Lamp card). A name takes the lowest id of that name not yet
+    used elsewhere in the arrangement, so scenarios survive a change of card ids."""
+
+    def __init__(self, comp: Components) -> None:
+        self.comp = comp
+        self.used: set[tuple[str, int]] = set()
+
+    def resolve(
+        self, value: Any, what: str, pool: tuple[int, ...], lamp: bool = False
+    ) -> list[int]:
+        if not isinstance(value, list):
+            raise ParamsError(f"arrangement: {what} must be a list of card ids or names")
+        kind = "lamp" if lamp else "card"
+        out: list[int] = []
+        for entry in value:
+            if isinstance(entry, int) and not isinstance(entry, bool):
+                out.append(entry)
+            elif isinstance(entry, str):
+                out.append(self._by_name(entry, what, pool, lamp))
+            else:
+                raise ParamsError(f"arrangement: {what}: {entry!r} is neither an id nor a name")
+            self.used.add((kind, out[-1]))
+        return out
+
+    def _by_name(self, name: str, what: str, pool: tuple[int, ...], lamp: bool) -> int:
+        wanted = name.strip().lower()
+        names = {
+            cid: (self.comp.lamp_cards[cid].name if lamp else card_token(self.comp, cid)).lower()
+            for cid in pool
+        }
+        kind = "lamp" if lamp else "card"
+        for cid in pool:
+            if names[cid] == wanted and (kind, cid) not in self.used:
+                return cid
+        known = sorted(set(names.values()))
+        raise ParamsError(
+            f"arrangement: {what}: no unused card named {name!r} here; names: {', '.join(known)}"
+        )
 
 
 def _build_chest(
@@ -110,6 +146,7 @@ def setup(
         )
     setup_rng = random.Random(seed)
     n = params.num_players
+    names = _CardNames(comp)
 
     decks_arr = arr.get("decks", {})
     if not isinstance(decks_arr, dict) or set(decks_arr) - set(CHESTS):
@@ -118,13 +155,16 @@ def setup(
         _build_chest(
             comp,
             c,
-            _ids(decks_arr[name], f"decks.{name}") if name in decks_arr else None,
+            names.resolve(decks_arr[name], f"decks.{name}", comp.chest_cards[c])
+            if name in decks_arr
+            else None,
             setup_rng,
         )
         for c, name in enumerate(CHESTS)
     ]
 
-    lamp_top = _ids(arr.get("lamp_deck", []), "lamp_deck")
+    lamp_ids = tuple(range(len(comp.lamp_cards)))
+    lamp_top = names.resolve(arr.get("lamp_deck", []), "lamp_deck", lamp_ids, lamp=True)
     if any(not 0 <= x < len(comp.lamp_cards) for x in lamp_top) or len(set(lamp_top)) != len(
         lamp_top
     ):
@@ -141,7 +181,9 @@ def setup(
         starting = arr["starting"]
         if not isinstance(starting, list) or len(starting) != n:
             raise ParamsError(f"arrangement: 'starting' lists {n} players' starting cards")
-        holdings = [_ids(s, f"starting[{p}]") for p, s in enumerate(starting)]
+        holdings = [
+            names.resolve(s, f"starting[{p}]", comp.starting_cards) for p, s in enumerate(starting)
+        ]
         for p, held in enumerate(holdings):
             if len(held) != k or any(c not in comp.starting_cards for c in held):
                 raise ParamsError(
@@ -158,7 +200,9 @@ def setup(
         setup_rng.shuffle(pool)
         holdings = [pool[p * k : (p + 1) * k] for p in range(n)]
         spare = pool[n * k :]
-    discard = _ids(arr["discard"], "discard") if "discard" in arr else spare
+    discard = (
+        names.resolve(arr["discard"], "discard", comp.starting_cards) if "discard" in arr else spare
+    )
     if sorted(discard) != sorted(spare):
         raise ParamsError(
             f"arrangement: the discard pile must hold the undealt starting cards {sorted(spare)}"
