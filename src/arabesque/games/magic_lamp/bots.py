@@ -111,9 +111,11 @@ class _Board:
         me: int,
         rival_weight: float = 1.0,
         kinds: list[_Kind] | None = None,
+        set_hope: float = 1.0,
     ) -> None:
         self.comp = comp
         self.kinds = kinds if kinds is not None else _kinds(comp)
+        self.set_progress = [min(1.0, x * set_hope) for x in _SET_PROGRESS]
         self.me = me
         self.n = n = view["num_players"]
         stone_types = comp.stone_types
@@ -246,7 +248,7 @@ class _Board:
         if extra:
             missing = [j for j in range(len(JEWELS)) if pieces[j] <= full]
             if all(self.avail[m][j] > 0 for j in missing):
-                value += bonus * _SET_PROGRESS[extra] * (1.0 - 0.7 * self.progress)
+                value += bonus * self.set_progress[extra] * (1.0 - 0.7 * self.progress)
         return value
 
     def _sets_rel(self, jewels: list[list[list[int]]], m: int) -> float:
@@ -458,6 +460,7 @@ class HeuristicAgent(Agent):
         wish_value: float = _WISH_VALUE,
         rival_weight: float = 0.5,
         repeat_penalty: float = 0.3,
+        set_hope: float = 1.0,
     ) -> None:
         super().__init__(seed)
         if not 0.0 <= mistake_rate <= 1.0:
@@ -473,6 +476,7 @@ class HeuristicAgent(Agent):
         self.wish_value = wish_value
         self.rival_weight = rival_weight
         self.repeat_penalty = repeat_penalty
+        self.set_hope = set_hope
         self._comp: Components | None = None
         self._kinds: list[_Kind] = []
         self._last_dice: list[tuple[int, int]] = []
@@ -522,7 +526,7 @@ class HeuristicAgent(Agent):
             return self._race(obs, view)
         decision = view["decision"]
         kind = decision["kind"] if decision else ""
-        board = _Board(view, comp, obs.seat, self.rival_weight, self._kinds)
+        board = _Board(view, comp, obs.seat, self.rival_weight, self._kinds, self.set_hope)
         if kind == "draw":
             return self._draw(view, comp, board)
         if kind == "wish":
@@ -616,7 +620,7 @@ class HeuristicAgent(Agent):
                 a = A.set_die(*self._plan[1])
                 if a in legal:
                     return a
-        board = _Board(view, comp, me, self.rival_weight, self._kinds)
+        board = _Board(view, comp, me, self.rival_weight, self._kinds, self.set_hope)
         ev, lamp = self._dice_values(view, comp, board)
         n_dice = 2 if view["num_players"] == 2 else 1
         if n_dice == 1 or mine:
