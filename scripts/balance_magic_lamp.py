@@ -261,7 +261,7 @@ def plot(results: dict[str, dict[str, Any]], out_dir: Path, stem: str) -> list[P
         ("dice_share", "share of dice placed", 100.0, "%"),
         ("bust_rate", "bust rate", 100.0, "%"),
         ("kept_per_search", "cards kept per search", 1.0, ""),
-        ("points_per_search", "points per search", 1.0, ""),
+        ("final_points_per_search", "final points per search", 1.0, ""),
     ]
     colours = {"bronze": "#b87333", "silver": "#a8a9ad", "gold": "#d4af37"}
     fig, axes = plt.subplots(1, len(metrics), figsize=(4.2 * len(metrics), 3.8))
@@ -274,9 +274,11 @@ def plot(results: dict[str, dict[str, Any]], out_dir: Path, stem: str) -> list[P
             ax.bar_label(bars, fmt="%.1f" if scale == 1.0 else "%.0f", fontsize=7)
         ax.set_xticks(range(len(labels)), labels)
         ax.set_title(title + (f" ({unit})" if unit else ""))
-    axes[0].legend(fontsize=8)
-    fig.suptitle("Magic Lamp chests, heuristic bots")
-    fig.tight_layout()
+    handles, names = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="upper right", ncols=3, fontsize=9)
+    players = next(iter(results.values()))["players"]
+    fig.suptitle(f"Magic Lamp chests, heuristic bots, {players} players", x=0.3)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     chest_png = out_dir / f"{stem}-chests.png"
     fig.savefig(chest_png, dpi=110)
     plt.close(fig)
@@ -298,13 +300,41 @@ def plot(results: dict[str, dict[str, Any]], out_dir: Path, stem: str) -> list[P
     ax.axhline(fair, color="black", linestyle="--", linewidth=1, label="fair share")
     ax.set_xticks(range(len(rates)), [f"seat {s}" for s in range(len(rates))])
     ax.set_ylabel("win rate (%), 95% interval")
-    ax.set_title("Seat win rates, heuristic bots")
+    ax.set_title(f"Seat win rates, heuristic bots, {players} players")
     ax.legend(fontsize=8)
     fig.tight_layout()
     seat_png = out_dir / f"{stem}-seats.png"
     fig.savefig(seat_png, dpi=110)
     plt.close(fig)
-    return [chest_png, seat_png]
+
+    # Risk against reward: a safer chest should pay less.
+    fig, ax = plt.subplots(figsize=(5.5, 4.2))
+    markers = "osD^v"
+    for li, lab in enumerate(labels):
+        chests = results[lab]["chests"]
+        xs = [100 * chests[name]["bust_rate"] for name in CHESTS]
+        ys = [chests[name]["final_points_per_search"] for name in CHESTS]
+        ax.plot(xs, ys, color="grey", linewidth=1, zorder=1)
+        for name, x, y in zip(CHESTS, xs, ys, strict=True):
+            size = 40 + 600 * chests[name]["dice_share"]
+            ax.scatter(
+                x,
+                y,
+                s=size,
+                color=colours[name],
+                edgecolor="black",
+                zorder=2,
+                marker=markers[li % len(markers)],
+            )
+        ax.annotate(lab, (xs[-1], ys[-1]), textcoords="offset points", xytext=(8, -4))
+    ax.set_xlabel("bust rate (%)")
+    ax.set_ylabel("final points per search")
+    ax.set_title(f"Risk and reward per chest ({players} players)\nmarker area: share of dice")
+    fig.tight_layout()
+    risk_png = out_dir / f"{stem}-risk.png"
+    fig.savefig(risk_png, dpi=110)
+    plt.close(fig)
+    return [chest_png, seat_png, risk_png]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -323,7 +353,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the summaries as JSON here")
     parser.add_argument("--plot", type=Path, help="write PNG plots into this directory")
     parser.add_argument("--stem", default="magic-lamp", help="file name stem of the plots")
+    parser.add_argument(
+        "--from-json", type=Path, help="plot the summaries of an earlier --json, simulate nothing"
+    )
     args = parser.parse_args(argv)
+    if args.from_json:
+        saved: dict[str, dict[str, Any]] = json.loads(args.from_json.read_text())
+        for label, result in saved.items():
+            print(f"== {label}")
+            print_summary(result)
+        for path in plot(saved, args.plot or Path("."), args.stem):
+            print(f"wrote {path}")
+        return 0
 
     files: list[str | None] = list(args.components) if args.components else [None]
     labels = args.label or [("built-in" if f is None else Path(f).stem) for f in files]

@@ -445,7 +445,8 @@ class HeuristicAgent(Agent):
     without a shared face; ``temperature`` (points) spreads the dice choice; ``wish_value``
     is what a won lamp race is reckoned to be worth; ``rival_weight`` scales how much the bot
     cares about its rivals' gains against its own (0.5 measured slightly better than 1 or
-    0.1 in self-play); ``repeat_penalty`` (points) discourages repeating last turn's dice.
+    0.1 in self-play); ``repeat_penalty`` (points) discourages repeating last turn's dice;
+    ``set_hope`` scales the credit given to unfinished jewelry sets.
     """
 
     def __init__(
