@@ -10,7 +10,10 @@ from arabesque.core.game import GameSpec
 _SPECS: dict[str, GameSpec] = {}
 
 #: Game packages loaded on first lookup (id -> module that registers it).
-_BUILTIN = {"magic-lamp": "arabesque.games.magic_lamp"}
+_BUILTIN = {
+    "ali-baba": "arabesque.games.ali_baba",
+    "magic-lamp": "arabesque.games.magic_lamp",
+}
 
 
 def register(spec: GameSpec) -> GameSpec:
