@@ -304,10 +304,46 @@ def test_play_dispatches_with_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
         "bots": 3,
         "agent": "heuristic",
         "seed": 9,
-        "my_precious": True,
-        "components": None,
+        "options": {"my_precious": True},
         "window_s": 3.0,
         "bot_delay": 0.6,
     }
     assert cli.main(["play", "magic-lamp", "--players", "2", "--bots", "0", "--window", "2.5"]) == 0
     assert (received["num_players"], received["bots"], received["window_s"]) == (2, 0, 2.5)
+    assert received["options"] == {}
+
+
+def test_game_options_reach_the_game_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = call(
+        capsys,
+        "simulate",
+        "ali-baba",
+        "--players",
+        "2",
+        "--variant",
+        "smaller-cave",
+        "--games",
+        "2",
+        "--json",
+    )
+    assert code == 0 and json.loads(out)["params"]["variant"] == "smaller-cave"
+    code, out, _ = call(
+        capsys,
+        "simulate",
+        "magic-lamp",
+        "--players",
+        "2",
+        "-o",
+        "max_turns=3",
+        "--games",
+        "1",
+        "--json",
+    )
+    assert code == 0 and json.loads(out)["params"]["max_turns"] == 3
+    # An option the game does not have is refused by name, not ignored.
+    code, _, err = call(capsys, "bench", "magic-lamp", "--variant", "smaller-cave")
+    assert code == 2 and "unknown params ['variant']" in err
+    code, _, err = call(capsys, "simulate", "ali-baba", "-o", "variant")
+    assert code == 2 and "is not KEY=VALUE" in err
+    code, _, err = call(capsys, "simulate", "ali-baba", "--variant", "smaller-cave")
+    assert code == 2 and "2-player variant" in err

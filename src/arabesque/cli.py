@@ -46,18 +46,35 @@ def _default_players(spec: GameSpec) -> int:
     return default_players(spec)
 
 
-def _make_params(
-    spec: GameSpec, players: int | None, my_precious: bool, components: str | None
-) -> Params:
-    options: dict[str, Any] = {
-        "num_players": _default_players(spec) if players is None else players
-    }
-    # Only options the user asked for are passed, so a game without them still works.
-    if my_precious:
+def _game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game options the user asked for (players aside). Only those given are passed, so
+    a game without an option refuses it by name (``ParamsError``) instead of ignoring it."""
+    options: dict[str, Any] = {}
+    for item in getattr(args, "option", None) or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise CliError(f"--option {item!r} is not KEY=VALUE")
+        options[key.strip().replace("-", "_")] = _option_value(value.strip())
+    if getattr(args, "my_precious", False):
         options["my_precious"] = True
-    if components is not None:
-        options["components"] = components
-    return spec.make_params(**options)
+    if getattr(args, "components", None) is not None:
+        options["components"] = args.components
+    if getattr(args, "variant", None) is not None:
+        options["variant"] = args.variant
+    return options
+
+
+def _option_value(text: str) -> Any:
+    """A JSON value if it parses as one (true, 3, null), else the text itself."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _make_params(spec: GameSpec, players: int | None, options: dict[str, Any]) -> Params:
+    num_players = _default_players(spec) if players is None else players
+    return spec.make_params(num_players=num_players, **options)
 
 
 # -- play ------------------------------------------------------------------------------------
@@ -70,7 +87,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not 0 <= bots <= players:
         raise CliError(f"--bots must be between 0 and the {players} players, got {bots}")
     # Validate here so a bad option fails before the terminal UI takes over the screen.
-    _make_params(spec, players, args.my_precious, args.components)
+    options = _game_options(args)
+    _make_params(spec, players, options)
     try:
         from arabesque.tui.play import main as play_main
     except ModuleNotFoundError as exc:
@@ -84,8 +102,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             bots=bots,
             agent=args.agent,
             seed=args.seed,
-            my_precious=args.my_precious,
-            components=args.components,
+            options=options,
             window_s=args.window,
             bot_delay=args.bot_delay,
         )
@@ -139,7 +156,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from arabesque.sim.batch import expand_agents, run_games, summarize
 
     spec = get_game(args.game)
-    params = _make_params(spec, args.players, args.my_precious, args.components)
+    params = _make_params(spec, args.players, _game_options(args))
     agents = expand_agents(args.agents.split(","), params.num_players)
     progress = Progress(
         "[progress.description]{task.description}",
@@ -254,7 +271,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     if not args.json:
         print(f"benchmarking {args.game} for {args.seconds:g} s ...", file=sys.stderr)
-    result = bench(args.game, args.seconds, num_players=args.players, seed=args.seed)
+    result = bench(
+        args.game, args.seconds, num_players=args.players, seed=args.seed, **_game_options(args)
+    )
     if args.json:
         _print_json(result)
         return 0
@@ -324,31 +343,25 @@ def cmd_agents(args: argparse.Namespace) -> int:
 def cmd_cards(args: argparse.Namespace) -> int:
     spec = get_game(args.game)
     if spec.catalog is None:
-        raise CliError(f"{args.game} has no card table")
+        raise CliError(f"{args.game} has no component table")
     data = spec.catalog(args.components)
     if args.json:
         _print_json(data)
         return 0
     out = _out()
     out.print(f"{data['components']} ({data['source']})")
-    cards = Table(title="cards", show_edge=False)
-    columns = ("id", "chest", "kind", "name", "scorpions", "token")
-    for name in columns:
-        cards.add_column(name, justify="right" if name in ("id", "scorpions") else "left")
-    for c in data["cards"]:
-        cards.add_row(*(Text(str(c[k])) for k in columns))
-    out.print(cards)
-    lamps = Table(title="lamp cards", show_edge=False)
-    for name in ("id", "name", "effect", "chest", "count", "text"):
-        lamps.add_column(name, justify="right" if name in ("id", "count") else "left")
-    for lamp in data["lamp_cards"]:
-        lamps.add_row(
-            *(
-                Text("-" if lamp[k] is None else str(lamp[k]))
-                for k in ("id", "name", "effect", "chest", "count", "text")
-            )
-        )
-    out.print(lamps)
+    # Every list of records in the catalog is a table (cards, lamp cards, tiles ...).
+    for title, rows in data.items():
+        if not (isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows)):
+            continue
+        columns = list(rows[0])
+        table = Table(title=title.replace("_", " "), show_edge=False)
+        for name in columns:
+            numeric = all(isinstance(r.get(name), int) for r in rows)
+            table.add_column(name, justify="right" if numeric else "left")
+        for row in rows:
+            table.add_row(*(Text("-" if row.get(k) is None else str(row.get(k))) for k in columns))
+        out.print(table)
     return 0
 
 
@@ -383,8 +396,22 @@ def _positive_float(text: str) -> float:
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--my-precious", action="store_true", help='the "My Precious" variant')
-    p.add_argument("--components", metavar="FILE", help="a components TOML file")
+    p.add_argument(
+        "--my-precious", action="store_true", help='magic-lamp: the "My Precious" variant'
+    )
+    p.add_argument("--components", metavar="FILE", help="magic-lamp: a components TOML file")
+    p.add_argument(
+        "--variant",
+        metavar="NAME",
+        help="ali-baba: standard, aladdins-lamp, equal-treasures or smaller-cave (2 players)",
+    )
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        metavar="KEY=VALUE",
+        help="any game option (repeatable), e.g. -o max_turns=50",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -444,6 +471,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=_positive_float, default=5.0)
     p.add_argument("--players", type=_positive_int)
     p.add_argument("--seed", type=int, default=0)
+    _add_game_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_bench)
 

@@ -127,6 +127,7 @@ def main(
     components: str | None = None,
     window_s: float | None = DEFAULT_WINDOW_S,
     bot_delay: float = DEFAULT_BOT_DELAY,
+    options: Mapping[str, Any] | None = None,
 ) -> int:
     """Play in the terminal; returns the exit status (2 on a setup error)."""
     try:
@@ -140,6 +141,7 @@ def main(
             components=components,
             window_s=window_s,
             bot_delay=bot_delay,
+            params=options,
         )
     except ValueError as exc:  # ArabesqueError and PlayError: unknown game, bad setup
         print(f"arabesque play: {exc}", file=sys.stderr)
