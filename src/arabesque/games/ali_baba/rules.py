@@ -179,6 +179,7 @@ def _begin_turn(s: AliBabaState) -> None:
         s.blocks = [b for b in s.blocks if b[0] != seat]
     s.taken = s.taken_place = s.effect_tile = EMPTY
     s.flipped = 0
+    s.log("turn", player=seat, turn=s.turn + 1)
     base = A.TAKE * s.space.n
     _decide(s, Phase.TAKE, tuple(base + t for t in takeable(s, seat)))
 
