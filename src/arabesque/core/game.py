@@ -188,17 +188,20 @@ class GameState(ABC):
 
     def apply(self, player: int, action: int) -> None:
         """Apply ``player``'s ``action``; a bad one raises and leaves the state unchanged."""
-        if isinstance(action, bool) or not isinstance(action, int):
+        # ``type(x) is int`` is the common case and settles both checks at once; anything
+        # else (bool, other types, int subclasses) takes the full isinstance test.
+        if type(action) is not int and (isinstance(action, bool) or not isinstance(action, int)):
             raise InvalidActionError(
                 f"an action is an integer in 0..{self.num_actions - 1}, got {action!r}"
             )
-        if not 0 <= action < self.num_actions:
+        num_actions = self.num_actions
+        if not 0 <= action < num_actions:
             raise InvalidActionError(
-                f"action {action} is outside this game's action space 0..{self.num_actions - 1}"
+                f"action {action} is outside this game's action space 0..{num_actions - 1}"
             )
         if self.is_over:
             raise GameOverError(f"the game is over; {self.action_to_str(action)!r} is refused")
-        if isinstance(player, bool) or not isinstance(player, int):
+        if type(player) is not int and (isinstance(player, bool) or not isinstance(player, int)):
             raise InvalidActionError(f"a player is a seat number, got {player!r}")
         acting = self.to_act()
         if player not in acting:

@@ -43,6 +43,11 @@ RING_FACE = 6
 #: rulebook, "Make your dreams come true!": up to three wishes, the third is forced.
 MAX_WISHES = 3
 
+# Enum members as module constants: an enum class attribute lookup costs several times a
+# global's on the hot path.
+_SETTING = Phase.SETTING
+_RACE = Phase.RACE
+
 # ---------------------------------------------------------------------------------------------
 # Setup
 # ---------------------------------------------------------------------------------------------
@@ -355,16 +360,17 @@ def _pop_chest(state: MagicLampState, chest: int) -> int:
 
 def apply_action(state: MagicLampState, player: int, action: int) -> None:
     phase = state.phase
-    if phase is Phase.SETTING:
+    if phase is _SETTING:
         chest, face = A.decode_set(action)
         state.dice[player].append([chest, face])
         state.log("die_set", player=player)
-        if not state.to_act():
+        # Everyone has set every die: the same test as ``not state.to_act()``.
+        if min(map(len, state.dice)) >= state.params.dice_per_player:
             _reveal(state)
-    elif phase is Phase.RACE:
+    elif phase is _RACE:
         state.rub[player] = NO_RUB if action == A.NO_RUB else A.rub_ms(action)
         state.log("race_answered", player=player)
-        if not state.to_act():
+        if UNDECIDED not in state.rub:  # everyone has answered: ``not state.to_act()``
             _resolve_race(state)
     else:
         decision = state.decision

@@ -58,6 +58,15 @@ RACE_OPTIONS: tuple[int, ...] = tuple(range(A.RUB_BASE, A.NO_RUB + 1))
 WISH_OPTIONS = (A.ACCEPT, A.REJECT)
 DRAW_OPTIONS = (A.DRAW, A.STOP)
 NO_OPTIONS: tuple[int, ...] = ()
+#: to_act's answers that do not depend on the dice or the race: one seat deciding, nobody.
+ONE_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((p,)) for p in range(A.MAX_SEATS))
+NOBODY: frozenset[int] = frozenset()
+
+# Enum members as module constants: ``Phase.RESOLVE`` is a class attribute lookup through the
+# enum machinery, several times slower than a global on the hot path.
+_SETTING = Phase.SETTING
+_RACE = Phase.RACE
+_RESOLVE = Phase.RESOLVE
 
 
 class MagicLampState(GameState):
@@ -147,35 +156,41 @@ class MagicLampState(GameState):
     def is_over(self) -> bool:
         return self.over
 
+    @property
+    def num_actions(self) -> int:
+        # num_distinct_actions(self.params) without looking the components up again.
+        return A.CARD_BASE + len(self.comp.cards)
+
     def to_act(self) -> frozenset[int]:
         phase = self.phase
-        if phase is Phase.RESOLVE:
-            assert self.decision is not None
-            return frozenset((self.decision[1],))
-        if phase is Phase.SETTING:
+        if phase is _RESOLVE:
+            decision = self.decision
+            assert decision is not None
+            return ONE_SEAT[decision[1]]
+        if phase is _SETTING:
             k = self.params.dice_per_player
-            return frozenset(p for p in range(self.num_players) if len(self.dice[p]) < k)
-        if phase is Phase.RACE:
-            return frozenset(p for p in range(self.num_players) if self.rub[p] == UNDECIDED)
-        return frozenset()
+            return frozenset([p for p, placed in enumerate(self.dice) if len(placed) < k])
+        if phase is _RACE:
+            return frozenset([p for p, answer in enumerate(self.rub) if answer == UNDECIDED])
+        return NOBODY
 
     def legal_actions(self, player: int) -> Sequence[int]:
         phase = self.phase
-        if phase is Phase.RESOLVE:
+        if phase is _RESOLVE:
             decision = self.decision
             assert decision is not None
             return decision[2] if decision[1] == player else NO_OPTIONS
-        if isinstance(player, bool) or not isinstance(player, int):
+        if type(player) is not int and (isinstance(player, bool) or not isinstance(player, int)):
             return NO_OPTIONS
         if not 0 <= player < self.num_players:
             return NO_OPTIONS
-        if phase is Phase.SETTING:
+        if phase is _SETTING:
             placed = self.dice[player]
             if len(placed) >= self.params.dice_per_player:
                 return NO_OPTIONS
             # rulebook, 2 players: the two dice go on two different chest spaces.
             return SETS_EXCEPT[placed[0][0]] if placed else ALL_SETS
-        if phase is Phase.RACE:
+        if phase is _RACE:
             return RACE_OPTIONS if self.rub[player] == UNDECIDED else NO_OPTIONS
         return NO_OPTIONS
 
