@@ -12,7 +12,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -116,28 +116,77 @@ class Components:
         return self.cards[card_id].describe(self.stone_types)
 
     def card_json(self, card_id: int) -> dict[str, Any]:
-        card = self.cards[card_id]
-        return {
-            "id": card.id,
-            "kind": card.kind.value,
-            "name": card.describe(self.stone_types),
-            "stone": None if card.stone is None else self.stone_types[card.stone],
-            "jewel": None if card.jewel is None else JEWELS[card.jewel],
-            "metal": None if card.metal is None else METALS[card.metal],
-            "scorpions": card.scorpions,
-            "chest": None if card.chest is None else CHESTS[card.chest],
-        }
+        # A fresh dict each call (callers may edit it); its values are immutable.
+        return dict(self._card_jsons[card_id])
 
     def lamp_json(self, lamp_id: int) -> dict[str, Any]:
-        lamp = self.lamp_cards[lamp_id]
-        return {
-            "id": lamp.id,
-            "name": lamp.name,
-            "text": lamp.text,
-            "effect": lamp.effect.value,
-            "chest": None if lamp.chest is None else CHESTS[lamp.chest],
-            "count": lamp.count,
-        }
+        return dict(self._lamp_jsons[lamp_id])
+
+    # -- tables derived once per components, for the rules' hot paths --------------------
+    # (cached_property writes the instance dict directly, so it works on a frozen dataclass)
+
+    @cached_property
+    def _card_jsons(self) -> tuple[dict[str, Any], ...]:
+        return tuple(
+            {
+                "id": card.id,
+                "kind": card.kind.value,
+                "name": card.describe(self.stone_types),
+                "stone": None if card.stone is None else self.stone_types[card.stone],
+                "jewel": None if card.jewel is None else JEWELS[card.jewel],
+                "metal": None if card.metal is None else METALS[card.metal],
+                "scorpions": card.scorpions,
+                "chest": None if card.chest is None else CHESTS[card.chest],
+            }
+            for card in self.cards
+        )
+
+    @cached_property
+    def _lamp_jsons(self) -> tuple[dict[str, Any], ...]:
+        return tuple(
+            {
+                "id": lamp.id,
+                "name": lamp.name,
+                "text": lamp.text,
+                "effect": lamp.effect.value,
+                "chest": None if lamp.chest is None else CHESTS[lamp.chest],
+                "count": lamp.count,
+            }
+            for lamp in self.lamp_cards
+        )
+
+    @cached_property
+    def kinds(self) -> tuple[CardKind, ...]:
+        """Per card id, its kind."""
+        return tuple(card.kind for card in self.cards)
+
+    @cached_property
+    def stone_of(self) -> tuple[int, ...]:
+        """Per card id: the stone type of a stone card, else -1."""
+        return tuple(
+            card.stone if card.kind is CardKind.STONE and card.stone is not None else -1
+            for card in self.cards
+        )
+
+    @cached_property
+    def jewel_slot(self) -> tuple[int, ...]:
+        """Per card id: ``metal * len(JEWELS) + jewel`` for a jewel, else -1."""
+        return tuple(
+            card.metal * len(JEWELS) + card.jewel
+            if card.kind is CardKind.JEWEL and card.metal is not None and card.jewel is not None
+            else -1
+            for card in self.cards
+        )
+
+    @cached_property
+    def tradeable(self) -> tuple[bool, ...]:
+        """Per card id: whether it is a stone or a jewel (what steals and swaps may move)."""
+        return tuple(card.kind in (CardKind.STONE, CardKind.JEWEL) for card in self.cards)
+
+    @cached_property
+    def sorcerers(self) -> tuple[int, ...]:
+        """Per chest, the id of its Sorcerer."""
+        return tuple(self.sorcerer_of(c) for c in range(len(self.chest_cards)))
 
 
 # -- loading ---------------------------------------------------------------------------------

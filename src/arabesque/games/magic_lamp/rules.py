@@ -45,8 +45,15 @@ MAX_WISHES = 3
 
 # Enum members as module constants: an enum class attribute lookup costs several times a
 # global's on the hot path.
+_STONE = CardKind.STONE
+_JEWEL = CardKind.JEWEL
+_TALISMAN = CardKind.TALISMAN
+_SORCERER = CardKind.SORCERER
 _SETTING = Phase.SETTING
 _RACE = Phase.RACE
+_RESOLVE = Phase.RESOLVE
+_NUM_JEWELS = len(JEWELS)
+_NUM_SLOTS = len(METALS) * len(JEWELS)
 
 # ---------------------------------------------------------------------------------------------
 # Setup
@@ -260,12 +267,8 @@ def setup(
 
 
 def real_stones(state: MagicLampState, player: int, stone_type: int) -> int:
-    cards = state.comp.cards
-    return sum(
-        1
-        for c in state.holdings[player]
-        if cards[c].kind is CardKind.STONE and cards[c].stone == stone_type
-    )
+    stone_of = state.comp.stone_of
+    return sum(1 for c in state.holdings[player] if stone_of[c] == stone_type)
 
 
 def stone_count(state: MagicLampState, player: int, stone_type: int) -> int:
@@ -281,47 +284,69 @@ def stone_count(state: MagicLampState, player: int, stone_type: int) -> int:
     return n
 
 
+def _slot_counts(slot: tuple[int, ...], held: list[int]) -> list[int]:
+    """Jewels held per (metal, jewel) slot (``Components.jewel_slot``)."""
+    counts = [0] * _NUM_SLOTS
+    for c in held:
+        s = slot[c]
+        if s >= 0:
+            counts[s] += 1
+    return counts
+
+
+def _sets_of(counts: list[int]) -> list[int]:
+    return [min(counts[m * _NUM_JEWELS : (m + 1) * _NUM_JEWELS]) for m in range(len(METALS))]
+
+
 def complete_sets(state: MagicLampState, player: int) -> list[int]:
     """Number of complete jewelry sets per metal (three different pieces, same metal)."""
-    counts = [[0] * len(JEWELS) for _ in METALS]
-    cards = state.comp.cards
-    for c in state.holdings[player]:
-        card = cards[c]
-        if card.kind is CardKind.JEWEL:
-            assert card.metal is not None and card.jewel is not None
-            counts[card.metal][card.jewel] += 1
-    return [min(per) for per in counts]
+    return _sets_of(_slot_counts(state.comp.jewel_slot, state.holdings[player]))
 
 
 def protected_cards(state: MagicLampState, player: int) -> set[int]:
     """Cards that can be neither stolen nor exchanged: talismans, and the jewels of complete
     sets (rulebook, "What do the cards you draw do?" and "Talismans"). When a player holds
     a spare piece beyond their sets, the earliest gained pieces form the sets (R9)."""
-    cards = state.comp.cards
-    sets = complete_sets(state, player)
-    taken = [[0] * len(JEWELS) for _ in METALS]
+    comp = state.comp
+    kinds = comp.kinds
+    slot = comp.jewel_slot
+    held = state.holdings[player]
+    sets = _sets_of(_slot_counts(slot, held))
+    taken = [0] * _NUM_SLOTS
     protected: set[int] = set()
-    for c in state.holdings[player]:
-        card = cards[c]
-        if card.kind is CardKind.TALISMAN:
+    for c in held:
+        if kinds[c] is _TALISMAN:
             protected.add(c)
-        elif card.kind is CardKind.JEWEL:
-            assert card.metal is not None and card.jewel is not None
-            if taken[card.metal][card.jewel] < sets[card.metal]:
-                taken[card.metal][card.jewel] += 1
-                protected.add(c)
+            continue
+        s = slot[c]
+        if s >= 0 and taken[s] < sets[s // _NUM_JEWELS]:
+            taken[s] += 1
+            protected.add(c)
     return protected
 
 
 def stealable_cards(state: MagicLampState, player: int) -> list[int]:
-    """Jewels and stones that may be stolen or exchanged, in holding order."""
-    protected = protected_cards(state, player)
-    cards = state.comp.cards
-    return [
-        c
-        for c in state.holdings[player]
-        if cards[c].kind in (CardKind.STONE, CardKind.JEWEL) and c not in protected
-    ]
+    """Jewels and stones that may be stolen or exchanged, in holding order (everything
+    ``protected_cards`` leaves, less talismans and Sorcerers)."""
+    comp = state.comp
+    tradeable = comp.tradeable
+    slot = comp.jewel_slot
+    held = state.holdings[player]
+    sets = _sets_of(_slot_counts(slot, held))
+    if not any(sets):
+        return [c for c in held if tradeable[c]]
+    # The earliest gained pieces of each complete set are protected (R9).
+    taken = [0] * _NUM_SLOTS
+    out: list[int] = []
+    for c in held:
+        if not tradeable[c]:
+            continue
+        s = slot[c]
+        if s >= 0 and taken[s] < sets[s // _NUM_JEWELS]:
+            taken[s] += 1
+            continue
+        out.append(c)
+    return out
 
 
 def _lose_card(state: MagicLampState, player: int, card_id: int) -> None:
