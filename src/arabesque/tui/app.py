@@ -24,6 +24,7 @@ from arabesque.tui.session import Session
 #: Game id -> "module:ScreenClass". A screen class takes (session, bot_delay=, window_s=).
 GAME_SCREENS: dict[str, str] = {
     "magic-lamp": "arabesque.tui.magic_lamp.screen:MagicLampScreen",
+    "ali-baba": "arabesque.tui.ali_baba.screen:AliBabaScreen",
 }
 
 #: Seconds a bot waits before acting, so a person can follow (0 in tests).

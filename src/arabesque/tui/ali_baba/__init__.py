@@ -1,0 +1,1 @@
+"""The Ali Baba terminal screen (``arabesque play ali-baba``)."""
