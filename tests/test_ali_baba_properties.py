@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from arabesque.core import ArabesqueError, GameRecord
 from arabesque.games.ali_baba.components import SET_POINTS
-from arabesque.games.ali_baba.state import EMPTY, NOT_SHOWN, AliBabaState
+from arabesque.games.ali_baba.state import EMPTY, NOT_SHOWN, AliBabaState, Phase
 from tests.ali_baba_scenarios import SPEC, TILES, params
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -181,7 +181,7 @@ def test_views_leak_nothing_hidden(
         for seat in [None, *range(state.num_players)]:
             assert other.view(seat) == state.view(seat)
         for p, shown in enumerate(state.shows):
-            if shown != NOT_SHOWN and len(state.hands[p]) > 1 and state.actors:
+            if shown != NOT_SHOWN and len(state.hands[p]) > 1 and state.phase is Phase.SHOW:
                 changed = state.clone()
                 changed.shows[p] = next(t for t in state.hands[p] if t != shown)
                 for seat in [None, *range(state.num_players)]:

@@ -175,3 +175,42 @@ def test_legal_takes_are_the_unblocked_face_up_tiles() -> None:
     assert legal_texts(state, 0) == [f"take {TILES.name(t)}" for t in sorted(state.face_up)]
     do(state, 0, "take pink ring")
     assert "take pink ring" not in legal_texts(state, 1)
+
+
+def test_a_partial_arrangement_fixes_places_and_the_seed_deals_the_rest() -> None:
+    hand = {"places": {"L4 r1 c1": "yellow chest", "l3 R2 c2": "Blue Ring"}}
+    state = SPEC.new_game(params(3, "equal-treasures"), 5, hand)
+    assert isinstance(state, AliBabaState)
+    full = state.arrangement()
+    assert full["board"][50] == "yellow chest" and full["board"][45] == "blue ring"
+    assert len(full["removed_kinds"]) == 1
+    assert full["removed_kinds"][0] not in ("chest", "ring")  # kinds in use stay in play
+    # The stored arrangement is complete, so the game rebuilds without the seed's help.
+    again = SPEC.new_game(params(3, "equal-treasures"), 99, full)
+    assert isinstance(again, AliBabaState)
+    assert again.cell == state.cell
+    # The same partial arrangement and seed deal the same game.
+    assert SPEC.new_game(params(3, "equal-treasures"), 5, hand).arrangement() == full
+
+
+@pytest.mark.parametrize(
+    ("arrangement", "message"),
+    [
+        ({"places": {"L5 r1 c1": "pink ring"}}, "no place 'L5 r1 c1'"),
+        ({"places": {"top": "pink ring"}}, "places are 'L<layer> r<row> c<column>'"),
+        ({"places": {"L4 r1 c1": "pink ring", "L4 r1 c2": "pink ring"}}, "names a tile twice"),
+        ({"places": ["pink ring"]}, "maps place labels"),
+        ({"places": {}, "box": []}, "'box' goes with a whole 'board'"),
+        ({"places": {}, "board": []}, "not both"),
+        ({"places": {"L4 r1 c1": "pink ring"}, "removed_kinds": ["ring"]}, "removes 0 kind"),
+    ],
+)
+def test_broken_partial_arrangements(arrangement: dict[str, Any], message: str) -> None:
+    with pytest.raises(ParamsError, match=message):
+        SPEC.new_game(params(3), seed=1, arrangement=arrangement)
+
+
+def test_a_partial_arrangement_may_not_use_a_removed_kind() -> None:
+    hand = {"places": {"L4 r1 c1": "pink ring"}, "removed_kinds": ["ring"]}
+    with pytest.raises(ParamsError, match="none of a removed kind"):
+        SPEC.new_game(params(3, "equal-treasures"), seed=1, arrangement=hand)

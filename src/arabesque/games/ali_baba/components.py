@@ -9,6 +9,7 @@ when seen from above (the green effect's "orthogonally adjacent", ruling R2).
 from __future__ import annotations
 
 import hashlib
+import re
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -71,6 +72,17 @@ class Board:
     @property
     def size(self) -> int:
         return len(self.squares)
+
+    def place_of_label(self, label: str) -> int:
+        """The place named ``L<layer> r<row> c<column>`` (counted from 1); ``ValueError``."""
+        m = re.fullmatch(r"l(\d+)\s*r(\d+)\s*c(\d+)", label.strip().lower())
+        key = None if m is None else tuple(int(g) - 1 for g in m.groups())
+        if key is None or key not in self.index:
+            raise ValueError(
+                f"no place {label!r} on the {self.id} side; places are 'L<layer> r<row> "
+                f"c<column>' from 'L1 r1 c1' to '{self.squares[-1].label}'"
+            )
+        return self.index[key]
 
     def starts_face_up(self, place: int) -> bool:
         return self.layers[self.squares[place].layer].face_up

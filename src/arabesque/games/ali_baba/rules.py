@@ -13,7 +13,7 @@ from typing import Any
 from arabesque.core.errors import ParamsError
 from arabesque.games.ali_baba import actions as A
 from arabesque.games.ali_baba.actions import action_space
-from arabesque.games.ali_baba.components import Tiles, load_tiles
+from arabesque.games.ali_baba.components import Board, Tiles, load_tiles
 from arabesque.games.ali_baba.params import ALADDINS_LAMP, AliBabaParams
 from arabesque.games.ali_baba.state import EMPTY, NO_OPTIONS, NOBODY, NOT_SHOWN, AliBabaState, Phase
 
@@ -21,22 +21,36 @@ from arabesque.games.ali_baba.state import EMPTY, NO_OPTIONS, NOBODY, NOT_SHOWN,
 
 
 def _deal(
-    tiles: Tiles, params: AliBabaParams, seed: int, size: int
+    tiles: Tiles,
+    params: AliBabaParams,
+    seed: int,
+    size: int,
+    removed: list[int] | None = None,
+    fixed: Mapping[int, int] | None = None,
+    aside: list[int] | None = None,
 ) -> tuple[list[int], list[int], list[int], list[int]]:
-    """A shuffled (removed kinds, board, box, aside): rulebook, Set up and Variants."""
+    """A shuffled (removed kinds, board, box, aside): rulebook, Set up and Variants. What a
+    hand-written arrangement fixes (removed kinds, tiles at places, the aside row) is kept;
+    the seed deals the rest."""
     rng = random.Random(f"ali-baba setup {seed}")
-    removed = sorted(rng.sample(range(len(tiles.kinds)), params.kinds_removed))
+    fixed = fixed or {}
+    wanted = {tiles.kind[t] for t in [*fixed.values(), *(aside or [])]}
+    if removed is None:
+        candidates = [k for k in range(len(tiles.kinds)) if k not in wanted]
+        removed = sorted(rng.sample(candidates, params.kinds_removed))
     in_play = [t for t in range(tiles.num_tiles) if tiles.kind[t] not in removed]
-    aside: list[int] = []
-    if params.aside:
+    used = set(fixed.values())
+    if aside is None:
         # Variant Aladdin's lamp: the lamps are put aside, six other tiles drawn at random are
         # set aside face up, then the lamps are shuffled back in.
-        others = [t for t in in_play if tiles.kind[t] != tiles.lamp_kind]
+        others = [t for t in in_play if tiles.kind[t] != tiles.lamp_kind and t not in used]
         rng.shuffle(others)
         aside = others[: params.aside]
-        in_play = [t for t in in_play if t not in aside]
-    rng.shuffle(in_play)
-    return removed, in_play[:size], in_play[size:], aside
+    used |= set(aside)
+    rest = [t for t in in_play if t not in used]
+    rng.shuffle(rest)
+    board = [fixed[q] if q in fixed else rest.pop() for q in range(size)]
+    return removed, board, rest, aside
 
 
 def _tile_list(tiles: Tiles, value: Any, key: str) -> list[int]:
@@ -44,48 +58,81 @@ def _tile_list(tiles: Tiles, value: Any, key: str) -> list[int]:
         raise ParamsError(f"arrangement {key!r} must be a list of tile names")
     out = []
     for item in value:
+        if isinstance(item, int) and not isinstance(item, bool):
+            if not 0 <= item < tiles.num_tiles:
+                raise ParamsError(f"arrangement {key!r}: no tile {item}")
+            out.append(item)
+            continue
         try:
-            out.append(tiles.parse_tile(str(item)) if not isinstance(item, int) else item)
+            out.append(tiles.parse_tile(str(item)))
         except ValueError as exc:
             raise ParamsError(f"arrangement {key!r}: {exc}") from None
-    for t in out:
-        if not 0 <= t < tiles.num_tiles:
-            raise ParamsError(f"arrangement {key!r}: no tile {t}")
     return out
 
 
+def _fixed_places(tiles: Tiles, board: Board, value: Any) -> dict[int, int]:
+    if not isinstance(value, Mapping):
+        raise ParamsError("arrangement 'places' maps place labels ('L4 r1 c2') to tile names")
+    fixed: dict[int, int] = {}
+    for label, name in value.items():
+        try:
+            place = board.place_of_label(str(label))
+        except ValueError as exc:
+            raise ParamsError(f"arrangement 'places': {exc}") from None
+        fixed[place] = _tile_list(tiles, [name], "places")[0]
+    return fixed
+
+
 def _read_arrangement(
-    tiles: Tiles, params: AliBabaParams, arrangement: Mapping[str, Any], size: int
+    tiles: Tiles, params: AliBabaParams, arrangement: Mapping[str, Any], seed: int
 ) -> tuple[list[int], list[int], list[int], list[int]]:
-    """(removed kinds, board, box, aside) of a hand-written arrangement, checked."""
+    """(removed kinds, board, box, aside) of a hand-written arrangement, checked. Either the
+    whole board is listed (``board``, with ``box`` and ``aside``: what records store), or
+    some ``places`` are fixed and the seed deals the rest."""
     if not isinstance(arrangement, Mapping):
         raise ParamsError(f"an arrangement is an object, got {type(arrangement).__name__}")
-    unknown = sorted(set(arrangement) - {"removed_kinds", "board", "box", "aside"})
+    unknown = sorted(set(arrangement) - {"removed_kinds", "board", "box", "aside", "places"})
     if unknown:
         raise ParamsError(f"unknown arrangement keys {unknown}")
-    removed_names = arrangement.get("removed_kinds", [])
-    if not isinstance(removed_names, list) or any(k not in tiles.kinds for k in removed_names):
-        raise ParamsError(f"removed_kinds must list kinds among {', '.join(tiles.kinds)}")
-    removed = sorted({tiles.kinds.index(k) for k in removed_names})
-    if len(removed) != params.kinds_removed:
-        raise ParamsError(
-            f"the {params.variant} variant removes {params.kinds_removed} kind(s), "
-            f"the arrangement removes {len(removed)}"
-        )
-    board = _tile_list(tiles, arrangement.get("board"), "board")
-    box = _tile_list(tiles, arrangement.get("box", []), "box")
-    aside = _tile_list(tiles, arrangement.get("aside", []), "aside")
-    if len(board) != size:
-        raise ParamsError(f"the board holds {size} tiles, the arrangement lists {len(board)}")
+    board_geometry = tiles.boards[params.board_id]
+    size = board_geometry.size
+    removed: list[int] | None = None
+    if "removed_kinds" in arrangement or "board" in arrangement:
+        removed_names = arrangement.get("removed_kinds", [])
+        if not isinstance(removed_names, list) or any(k not in tiles.kinds for k in removed_names):
+            raise ParamsError(f"removed_kinds must list kinds among {', '.join(tiles.kinds)}")
+        removed = sorted({tiles.kinds.index(k) for k in removed_names})
+        if len(removed) != params.kinds_removed:
+            raise ParamsError(
+                f"the {params.variant} variant removes {params.kinds_removed} kind(s), "
+                f"the arrangement removes {len(removed)}"
+            )
+    aside = _tile_list(tiles, arrangement["aside"], "aside") if "aside" in arrangement else None
+    if "board" in arrangement:
+        if "places" in arrangement:
+            raise ParamsError("an arrangement lists the whole 'board' or some 'places', not both")
+        board = _tile_list(tiles, arrangement["board"], "board")
+        box = _tile_list(tiles, arrangement.get("box", []), "box")
+        aside = aside or []
+        if len(board) != size:
+            raise ParamsError(f"the board holds {size} tiles, the arrangement lists {len(board)}")
+    else:
+        if "box" in arrangement:
+            raise ParamsError("'box' goes with a whole 'board'; with 'places' the seed fills it")
+        fixed = _fixed_places(tiles, board_geometry, arrangement.get("places", {}))
+        if len(set(fixed.values())) != len(fixed):
+            raise ParamsError("arrangement 'places' names a tile twice")
+        removed, board, box, aside = _deal(tiles, params, seed, size, removed, fixed, aside)
+    assert removed is not None  # read above whenever the whole board is listed
     if len(aside) != params.aside:
         raise ParamsError(f"the {params.variant} variant sets {params.aside} tiles aside")
-    if any(tiles.kind_of(t) == tiles.lamp_kind for t in aside):
+    if any(tiles.kind[t] == tiles.lamp_kind for t in aside):
         raise ParamsError("Aladdin's lamp tiles are never set aside (rulebook, Variant)")
-    expected = sorted(t for t in range(tiles.num_tiles) if tiles.kind_of(t) not in removed)
+    expected = sorted(t for t in range(tiles.num_tiles) if tiles.kind[t] not in removed)
     if sorted(board + box + aside) != expected:
         raise ParamsError(
             "the arrangement must place every tile of the kinds in play exactly once "
-            "(board, box and aside together)"
+            "(board, box and aside together), and none of a removed kind"
         )
     return removed, board, box, aside
 
@@ -102,7 +149,7 @@ def setup(
     if arrangement is None:
         removed, on_board, box, aside = _deal(tiles, params, seed, board.size)
     else:
-        removed, on_board, box, aside = _read_arrangement(tiles, params, arrangement, board.size)
+        removed, on_board, box, aside = _read_arrangement(tiles, params, arrangement, seed)
     s.start = {
         "removed_kinds": [tiles.kinds[k] for k in removed],
         "board": [tiles.name(t) for t in on_board],
