@@ -192,3 +192,32 @@ def test_replay_refuses_a_record_made_with_other_game_data(tmp_path: Path) -> No
     data["setup"]["data_sha256"] = "0" * 64
     with pytest.raises(RecordError, match="different components file"):
         GameRecord.from_json(data).replay()
+
+
+# -- the hand-written Ali Baba scenario of docs/records.md --------------------------------------
+
+
+def test_documented_ali_baba_scenario_replays_to_what_the_doc_describes() -> None:
+    from arabesque.games.ali_baba.state import AliBabaState
+
+    record = GameRecord.load(ROOT / "docs" / "examples" / "ali-baba-scenario.json")
+    state = record.replay()
+    assert isinstance(state, AliBabaState)
+    held = [[state.tiles.name(t) for t in hand] for hand in state.hands]
+    assert held == [
+        ["pink diamond", "yellow chest", "pink ring"],
+        ["green carpet"],
+        ["white statue"],
+    ]
+    assert [s.total for s in state.scores()] == [8, 1, 1]
+    view = state.view(None)
+    assert view["turn"] == 5 and view["current"] == 1 and view["phase"] == "take"
+    assert view["blocks"] == [{"by": 2, "type": "kind", "what": "sword"}]
+    takes = [state.action_to_str(a) for a in state.legal_actions(1)]
+    assert "take brown sword" not in takes and takes
+    # The private choice of step 8 is in seat 1's log only.
+    assert any(e["kind"] == "show_chosen" for e in state.view(1)["log"])
+    assert not any(e["kind"] == "show_chosen" for e in state.view(0)["log"])
+    # The engine stores the complete layout the seed dealt around the fixed places.
+    full = state.record().to_json()["setup"]["arrangement"]
+    assert len(full["board"]) == 54 and full["board"][50] == "pink diamond"

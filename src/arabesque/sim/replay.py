@@ -67,8 +67,11 @@ def final_summary(state: GameState) -> dict[str, Any]:
     view = state.view(None, include_log=False)
     players = view.get("players")
     holdings: list[Any] | None = None
-    if isinstance(players, list) and all(isinstance(p, dict) and "cards" in p for p in players):
-        holdings = [p["cards"] for p in players]
+    # What each player holds, under the game's own word for it (cards, tiles).
+    for key in ("cards", "tiles"):
+        if isinstance(players, list) and all(isinstance(p, dict) and key in p for p in players):
+            holdings = [p[key] for p in players]
+            break
     ranking = state.ranking()
     return {
         "game": state.spec.id,
