@@ -52,6 +52,10 @@ _SORCERER = CardKind.SORCERER
 _SETTING = Phase.SETTING
 _RACE = Phase.RACE
 _RESOLVE = Phase.RESOLVE
+_DECIDE_DRAW = Decision.DRAW
+_DECIDE_WISH = Decision.WISH
+_DECIDE_ANGRY_TARGET = Decision.ANGRY_TARGET
+_DECIDE_ANGRY_STEAL = Decision.ANGRY_STEAL
 _NUM_JEWELS = len(JEWELS)
 _NUM_SLOTS = len(METALS) * len(JEWELS)
 
@@ -273,15 +277,23 @@ def real_stones(state: MagicLampState, player: int, stone_type: int) -> int:
 
 def stone_count(state: MagicLampState, player: int, stone_type: int) -> int:
     """Stones of a type for majorities: real stones plus talismans placed on that type."""
-    cards = state.comp.cards
-    n = 0
+    return _stone_counts(state, player)[stone_type]
+
+
+def _stone_counts(state: MagicLampState, player: int) -> list[int]:
+    """``stone_count`` for every stone type at once (one walk over the holdings)."""
+    comp = state.comp
+    kinds = comp.kinds
+    stone_of = comp.stone_of
+    talisman_on = state.talisman_on
+    counts = [0] * len(comp.stone_types)
     for c in state.holdings[player]:
-        card = cards[c]
-        if card.kind is CardKind.STONE:
-            n += card.stone == stone_type
-        elif card.kind is CardKind.TALISMAN:
-            n += state.talisman_on.get(c, LONE) == stone_type
-    return n
+        t = stone_of[c]
+        if t < 0 and kinds[c] is _TALISMAN:
+            t = talisman_on.get(c, LONE)
+        if 0 <= t < len(counts):
+            counts[t] += 1
+    return counts
 
 
 def _slot_counts(slot: tuple[int, ...], held: list[int]) -> list[int]:
@@ -353,20 +365,19 @@ def _lose_card(state: MagicLampState, player: int, card_id: int) -> None:
     """Remove a card from a player; talismans on a stone type they no longer hold are left
     alone for good (rulebook, Talismans: "the talisman is left alone")."""
     state.holdings[player].remove(card_id)
-    card = state.comp.cards[card_id]
-    if card.kind is CardKind.STONE:
-        assert card.stone is not None
-        if real_stones(state, player, card.stone) > 0:
+    stone = state.comp.stone_of[card_id]
+    if stone >= 0:  # a stone card
+        if real_stones(state, player, stone) > 0:
             return
         for t, on in state.talisman_on.items():
-            if on == card.stone and t in state.holdings[player]:
+            if on == stone and t in state.holdings[player]:
                 state.talisman_on[t] = LONE
                 state.log("talisman_alone", player=player, card=t)
 
 
 def _gain_card(state: MagicLampState, player: int, card_id: int) -> None:
     state.holdings[player].append(card_id)
-    if state.comp.cards[card_id].kind is CardKind.TALISMAN:
+    if state.comp.kinds[card_id] is _TALISMAN:
         state.agenda.insert(0, ("talisman", player, card_id))
 
 
@@ -412,18 +423,20 @@ def _reveal(state: MagicLampState) -> None:
         dice=[[{"chest": CHESTS[c], "face": f} for c, f in ds] for ds in state.dice],
         shared_faces=sorted(shared_faces(state)),
     )
-    state.phase = Phase.RACE
+    state.phase = _RACE
     state.rub = [UNDECIDED] * state.num_players
 
 
 def shared_faces(state: MagicLampState) -> set[int]:
     """Faces shown by two or more different players. A player's own pair never counts
     (rulebook, 2 players: two dice with the same face do not let you rub)."""
-    owners: dict[int, set[int]] = {}
+    first_owner: dict[int, int] = {}
+    shared: set[int] = set()
     for p, ds in enumerate(state.dice):
         for _, f in ds:
-            owners.setdefault(f, set()).add(p)
-    return {f for f, who in owners.items() if len(who) >= 2}
+            if first_owner.setdefault(f, p) != p:
+                shared.add(f)
+    return shared
 
 
 def may_rub(state: MagicLampState, player: int) -> bool:
@@ -436,19 +449,15 @@ def _resolve_race(state: MagicLampState) -> None:
     """rulebook, "Rub the lamp!": for each shared face, the fastest of its players who rubbed
     summons the Genie; lower faces wish first. A player summons at most once per turn
     (rulebook, 2 players; R4). Equal reaction times are broken by the game's RNG (R5)."""
-    n = state.num_players
     shared = sorted(shared_faces(state))
-    rubbed = {p: state.rub[p] for p in range(n) if state.rub[p] >= 0}
-    legit = {p for p in range(n) if any(f in shared for _, f in state.dice[p])}
+    faces = [[f for _, f in ds] for ds in state.dice]
+    rubbed = {p: ms for p, ms in enumerate(state.rub) if ms >= 0}  # ascending seats
+    legit = {p for p, fs in enumerate(faces) if any(f in shared for f in fs)}
     mistaken = sorted((p for p in rubbed if p not in legit), key=lambda p: (rubbed[p], p))
     summoners: list[int] = []
     races: list[dict[str, Any]] = []
     for f in shared:
-        candidates = [
-            p
-            for p in range(n)
-            if p in rubbed and p not in summoners and any(face == f for _, face in state.dice[p])
-        ]
+        candidates = [p for p in rubbed if p not in summoners and f in faces[p]]
         if not candidates:
             races.append({"face": f, "winner": None})
             continue
@@ -468,7 +477,7 @@ def _resolve_race(state: MagicLampState) -> None:
     state.agenda += [("wish", p) for p in summoners]
     state.agenda += [("search", c) for c in range(len(CHESTS))]
     state.agenda.append(("end_turn",))
-    state.phase = Phase.RESOLVE
+    state.phase = _RESOLVE
     _run(state)
 
 
@@ -493,7 +502,7 @@ def _decide(
 
 
 def _run(state: MagicLampState) -> None:
-    while state.decision is None and not state.over and state.phase is Phase.RESOLVE:
+    while state.decision is None and not state.over and state.phase is _RESOLVE:
         task = state.agenda.pop(0)
         _TASKS[task[0]](state, *task[1:])
 
@@ -504,16 +513,16 @@ def _task_angry(state: MagicLampState, rubber: int) -> None:
     if not stealable_cards(state, rubber):
         state.log("genie_calm", player=rubber, reason="nothing to steal")
         return
-    opponents = tuple(A.target(o) for o in range(state.num_players) if o != rubber)
-    _decide(state, Decision.ANGRY_TARGET, rubber, opponents, (rubber,))
+    opponents = tuple([A.TARGET_BASE + o for o in range(state.num_players) if o != rubber])
+    _decide(state, _DECIDE_ANGRY_TARGET, rubber, opponents, (rubber,))
 
 
 def _on_angry_target(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
     thief = action - A.TARGET_BASE
     rubber = ctx[0]
     state.log("genie_angry", player=rubber, thief=thief)
-    options = tuple(A.card(c) for c in stealable_cards(state, rubber))
-    _decide(state, Decision.ANGRY_STEAL, thief, options, (rubber,))
+    options = tuple([A.CARD_BASE + c for c in stealable_cards(state, rubber)])
+    _decide(state, _DECIDE_ANGRY_STEAL, thief, options, (rubber,))
 
 
 def _on_angry_steal(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
@@ -529,7 +538,7 @@ def _task_wish(state: MagicLampState, summoner: int, wish: int = 1) -> None:
     state.lamp_known = min(state.lamp_known, len(state.lamp_deck))
     state.log("wish", player=summoner, wish=wish, lamp=state.comp.lamp_json(lamp_id))
     options = (A.ACCEPT,) if wish >= MAX_WISHES else (A.ACCEPT, A.REJECT)
-    _decide(state, Decision.WISH, summoner, options, (lamp_id, wish))
+    _decide(state, _DECIDE_WISH, summoner, options, (lamp_id, wish))
 
 
 def _lamp_under(state: MagicLampState, lamp_id: int) -> None:
@@ -738,12 +747,10 @@ def chest_drawer(dice_on_chest: list[tuple[int, int]]) -> int | None:
     value draws, even if higher than the tie (the "Maurice" case). ``dice_on_chest`` is
     (player, face) pairs; returns the player or None.
     """
-    by_face: dict[int, list[int]] = {}
-    for player, face in dice_on_chest:
-        by_face.setdefault(face, []).append(player)
-    for face in sorted(by_face):
-        if len(by_face[face]) == 1:
-            return by_face[face][0]
+    faces = [face for _, face in dice_on_chest]
+    for face in sorted(set(faces)):
+        if faces.count(face) == 1:
+            return dice_on_chest[faces.index(face)][0]
     return None
 
 
@@ -768,7 +775,7 @@ def _task_search(state: MagicLampState, chest: int) -> None:
         return
     face = next(f for p, f in on_chest if p == drawer)
     state.draw_ctx = [drawer, chest, face, [], 0]
-    _decide(state, Decision.DRAW, drawer, (A.DRAW, A.STOP))
+    _decide(state, _DECIDE_DRAW, drawer, (A.DRAW, A.STOP))
 
 
 def is_bust(scorpions: int, face: int) -> bool:
@@ -797,7 +804,7 @@ def _on_draw(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ..
         scorpions=draw[4],
         warded=absorbed,
     )
-    if card.kind is CardKind.SORCERER:
+    if card.kind is _SORCERER:
         # R1: the Sorcerer closes the cave (the game ends at the end of this turn); it counts
         # as one of the cards drawn and the player may go on drawing.
         state.cave_closed = True
@@ -815,7 +822,7 @@ def _on_draw(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ..
     if len(drawn) >= face or not state.decks[chest]:
         _finish_draw(state, stopped=False)
         return
-    _decide(state, Decision.DRAW, drawer, (A.DRAW, A.STOP))
+    _decide(state, _DECIDE_DRAW, drawer, (A.DRAW, A.STOP))
 
 
 def _finish_draw(state: MagicLampState, stopped: bool) -> None:
@@ -833,9 +840,8 @@ def _finish_draw(state: MagicLampState, stopped: bool) -> None:
     )
     # Talismans are placed once the draw is over (rulebook, Talismans): queue them first,
     # then the ring, in the order the cards were drawn.
-    tasks: list[tuple[Any, ...]] = [
-        ("talisman", drawer, c) for c in drawn if state.comp.cards[c].kind is CardKind.TALISMAN
-    ]
+    kinds = state.comp.kinds
+    tasks: list[tuple[Any, ...]] = [("talisman", drawer, c) for c in drawn if kinds[c] is _TALISMAN]
     if state.params.my_precious and face == RING_FACE and len(drawn) == RING_FACE:
         tasks.append(("ring", drawer))
     state.holdings[drawer].extend(drawn)
@@ -847,7 +853,9 @@ def _task_talisman(state: MagicLampState, player: int, card_id: int) -> None:
     alone for good and is worth its 1 point only."""
     if card_id not in state.holdings[player] or card_id in state.talisman_on:
         return
-    types = [t for t in range(len(state.comp.stone_types)) if real_stones(state, player, t)]
+    stone_of = state.comp.stone_of
+    held_types = {stone_of[c] for c in state.holdings[player]}
+    types = [t for t in range(len(state.comp.stone_types)) if t in held_types]
     if not types:
         state.talisman_on[card_id] = LONE
         state.log("talisman_alone", player=player, card=card_id)
@@ -881,7 +889,7 @@ def _task_end_turn(state: MagicLampState) -> None:
         _end_game(state, reason=f"turn limit {state.params.max_turns} reached")
         return
     state.turn += 1
-    state.phase = Phase.SETTING
+    state.phase = _SETTING
     n = state.num_players
     state.dice = [[] for _ in range(n)]
     state.rub = [UNDECIDED] * n
@@ -898,9 +906,10 @@ def _end_game(state: MagicLampState, reason: str) -> None:
     state.draw_ctx = None
     state.agenda = []
     # R7: a talisman still waiting for its place when the game ends at once stays alone.
+    kinds = state.comp.kinds
     for held in state.holdings:
         for c in held:
-            if state.comp.cards[c].kind is CardKind.TALISMAN and c not in state.talisman_on:
+            if kinds[c] is _TALISMAN and c not in state.talisman_on:
                 state.talisman_on[c] = LONE
     scores = score_breakdowns(state)
     state.log("game_over", reason=reason, scores=scores)
@@ -943,13 +952,12 @@ def score_breakdowns(state: MagicLampState) -> list[dict[str, int]]:
     5 per strict stone majority (none on a tie), and the ring's 5 in "My Precious"."""
     comp = state.comp
     n = state.num_players
-    counts = [[stone_count(state, p, t) for t in range(len(comp.stone_types))] for p in range(n)]
+    counts = [_stone_counts(state, p) for p in range(n)]
+    kinds = comp.kinds
     result = []
     for p in range(n):
         b: dict[str, int] = {
-            "cards": sum(
-                1 for c in state.holdings[p] if comp.cards[c].kind is not CardKind.SORCERER
-            )
+            "cards": sum(1 for c in state.holdings[p] if kinds[c] is not _SORCERER)
         }
         sets = complete_sets(state, p)
         for m, metal in enumerate(METALS):

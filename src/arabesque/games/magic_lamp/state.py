@@ -195,9 +195,7 @@ class MagicLampState(GameState):
         return NO_OPTIONS
 
     def _apply(self, player: int, action: int) -> None:
-        from arabesque.games.magic_lamp.rules import apply_action
-
-        apply_action(self, player, action)
+        _rules.apply_action(self, player, action)
 
     def phase_description(self) -> str:
         if self.phase is Phase.SETTING:
@@ -326,3 +324,7 @@ class MagicLampState(GameState):
 
 # Events are frozen dataclasses; keep the import visible for type checkers of clones.
 __all__ = ["Decision", "Event", "MagicLampState", "Phase"]
+
+# The forward model imports this module, so it comes last; importing it once here rather than
+# inside ``_apply`` keeps an import statement off every step.
+from arabesque.games.magic_lamp import rules as _rules  # noqa: E402
