@@ -2,13 +2,13 @@
 
 Its model of the game, in short:
 
-* **Sets.** A player holding ``c`` tiles of a kind, with ``a`` tiles of that kind still able
-  to come (face up on the board, or unknown and not in the box, or set aside), is expected to
-  collect a share ``q`` of them; the expected set points of ``c + Binomial(a, q)`` tiles have a
-  closed form, so the value of taking a tile of the kind from the cave is
-  ``(1 - q)(c + aq + 1 - q)`` (``c + 1`` when nothing more can come) and the value of stealing
-  one from a rival is ``c + aq + 1``. ``q`` is the player's expected share of the tiles left
-  on the board, from the turns it has left (exact once the last turn is known).
+* **Sets.** A tile of a kind is worth its marginal set points now (``c + 1`` for the
+  ``c+1``-th tile: 1/3/6/10/15/21) plus what it adds to the ``q(a - 1)`` other tiles of the
+  kind the player expects to collect later, ``a`` being the tiles of the kind that can still
+  come (face up, or unknown and not in the box, or set aside) and ``q`` the player's share of
+  them: the part of the board still to be collected in the turns left (exact once the last
+  turn is known; ``hope`` scales it), split among the players in favour of those already
+  collecting the kind (``focus``).
 * **Effects.** Pink 5; blue 2 per tile the take flips (from the pyramid geometry, which the bot
   derives from the places' coordinates in the view), or 2 for a bottom tile; brown 2 per tile
   of the kind held; green the best adjacent tile taken along; yellow the best of the tiles the
@@ -59,29 +59,27 @@ NONE = -1
 
 
 def set_gain(c: float, a: float, q: float) -> float:
-    """Expected set points gained by taking one tile of a kind from the cave, holding ``c``,
-    with ``a`` tiles of the kind (this one included) able to come and a share ``q`` of them
-    expected. E[f(c + X)] with f(n) = n(n + 1)/2 and X ~ Binomial(a, q) is
-    ((c + aq)^2 + aq(1 - q) + c + aq) / 2; the difference of two such is below."""
-    a = max(a, 1.0)
-    return (1.0 - q) * (c + a * q + 1.0 - q)
+    """Set points expected from taking one tile of a kind from the cave, holding ``c`` of the
+    kind, with ``a`` tiles of it (this one included) still able to come, of which the player
+    expects a share ``q``: the tile's marginal set points ``c + 1`` (1, 2, 3 ... for the 1st,
+    2nd, 3rd tile: 1/3/6/10/15/21), counted on top of the ``q(a - 1)`` others expected."""
+    return c + 1.0 + q * max(a - 1.0, 0.0)
 
 
 def set_loss(c: float, a: float, q: float) -> float:
-    """Expected set points a player holding ``c`` loses when someone else takes one of the
-    ``a`` tiles of the kind that could still come to them."""
-    a = max(a, 1.0)
-    return q * (c + a * q + 1.0 - q)
+    """What a player holding ``c`` of a kind loses when someone else takes one of its ``a``
+    remaining tiles: the chance ``q`` it would have been theirs times its value to them."""
+    return q * set_gain(c, a, q)
 
 
 def steal_gain(c: float, a: float, q: float) -> float:
-    """Expected set points of one more tile of a kind that does not come from the cave."""
-    return c + a * q + 1.0
+    """Set points of one more tile of a kind that does not come from the cave (a steal)."""
+    return c + 1.0 + q * a
 
 
 def steal_loss(c: float, a: float, q: float) -> float:
-    """Expected set points lost by a player holding ``c >= 1`` when a tile is stolen."""
-    return c + a * q if c >= 1 else 0.0
+    """Set points a player holding ``c >= 1`` of a kind loses when one is stolen."""
+    return c + q * a if c >= 1 else 0.0
 
 
 # -- board geometry from the view ---------------------------------------------------------
@@ -227,7 +225,16 @@ class Position:
         self.last_turn: int | None = None if last is None else int(last)
         self.track = [int(p["track"]) for p in players]
         self.score = [self.track[p] + sum(SET_POINTS[c] for c in self.cnt[p]) for p in range(n)]
-        self.q = [self._share(p) for p in range(n)]
+        # The share of each kind's remaining tiles each player expects: the part of the board
+        # still to be collected, split in favour of the players already collecting the kind.
+        focus = weights.focus
+        collected = self._collected_share()
+        self.q = [[0.0] * num_kinds for _ in range(n)]
+        for k in range(num_kinds):
+            pull = [1.0 + focus * self.cnt[p][k] for p in range(n)]
+            total = sum(pull)
+            for p in range(n):
+                self.q[p][k] = min(MAX_SHARE, collected * pull[p] / total)
         # How much the bot cares about each rival's points (denial) ...
         best_rival = max((p for p in range(n) if p != me), key=lambda p: self.score[p])
         self.rival_w = [
@@ -260,24 +267,25 @@ class Position:
             )
         return max(0.0, self.board_left - LEFT_AT_END) / TILES_PER_TURN / n
 
-    def _share(self, p: int) -> float:
+    def _collected_share(self) -> float:
+        """The share of the tiles now on the board that will be collected after this turn."""
         if self.board_left <= 0:
             return 0.0
-        share = self.w.hope * self.future_turns(p) * TILES_PER_TURN / self.board_left
-        return min(MAX_SHARE, share)
+        takes = sum(self.future_turns(p) for p in range(self.n)) * TILES_PER_TURN
+        return min(1.0, self.w.hope * takes / self.board_left)
 
     # -- values -----------------------------------------------------------------------------
 
     def gain(self, p: int, kind: int, extra: int = 0) -> float:
         """Set value to ``p`` of taking a tile of ``kind`` from the cave (``extra`` more of
         the kind already taken this turn)."""
-        return set_gain(self.cnt[p][kind] + extra, self.avail[kind] - extra, self.q[p])
+        return set_gain(self.cnt[p][kind] + extra, self.avail[kind] - extra, self.q[p][kind])
 
     def denial(self, kind: int, extra: int = 0) -> float:
         """What the bot's rivals lose, weighted, when it takes a tile of ``kind``."""
         a = self.avail[kind] - extra
         return sum(
-            self.rival_w[o] * set_loss(self.cnt[o][kind], a, self.q[o])
+            self.rival_w[o] * set_loss(self.cnt[o][kind], a, self.q[o][kind])
             for o in range(self.n)
             if self.rival_w[o]
         )
@@ -286,16 +294,18 @@ class Position:
         """The bot's gain plus its weighted view of ``owner``'s loss, stealing a ``kind``."""
         me = self.me
         a = self.avail[kind]
-        mine = steal_gain(self.cnt[me][kind] + extra, a, self.q[me])
-        return mine + self.rival_w[owner] * steal_loss(self.cnt[owner][kind], a, self.q[owner])
+        mine = steal_gain(self.cnt[me][kind] + extra, a, self.q[me][kind])
+        return mine + self.rival_w[owner] * steal_loss(
+            self.cnt[owner][kind], a, self.q[owner][kind]
+        )
 
     def shown_cost(self, thief: int, kind: int) -> float:
         """How bad it is for the bot that ``thief`` steals a tile of ``kind`` from it."""
         me = self.me
         a = self.avail[kind]
-        lost = steal_loss(self.cnt[me][kind], a, self.q[me])
+        lost = steal_loss(self.cnt[me][kind], a, self.q[me][kind])
         w = self.w.denial / max(1, self.n - 1) if self.n > 2 else self.w.denial
-        return lost + w * steal_gain(self.cnt[thief][kind], a, self.q[thief])
+        return lost + w * steal_gain(self.cnt[thief][kind], a, self.q[thief][kind])
 
     # -- the board after a hypothetical removal ---------------------------------------------
 
@@ -428,6 +438,7 @@ class Weights:
     tempo: float
     later: float
     hope: float
+    focus: float
 
 
 @dataclass
@@ -448,8 +459,9 @@ class HeuristicAgent(Agent):
     rivals' lost set points when the bot takes or steals a tile; ``leader`` (0-1) moves that
     weight from all rivals equally to the rival with the best score; ``tempo`` scales the
     value of what the next player can do after the bot's turn and ``later`` discounts it for
-    each further player; ``hope`` scales the share of a kind's remaining tiles every player
-    is expected to collect.
+    each further player; ``hope`` scales the share of the board expected to be collected
+    after this turn, and ``focus`` how strongly a kind's remaining tiles are expected to go to
+    the players already collecting it.
     """
 
     def __init__(
@@ -459,16 +471,18 @@ class HeuristicAgent(Agent):
         leader: float = 0.3,
         tempo: float = 0.3,
         later: float = 0.5,
-        hope: float = 1.5,
+        hope: float = 1.0,
+        focus: float = 1.0,
     ) -> None:
         super().__init__(seed)
-        for name, value in (("denial", denial), ("tempo", tempo), ("hope", hope)):
+        checked = (("denial", denial), ("tempo", tempo), ("hope", hope), ("focus", focus))
+        for name, value in checked:
             if not 0.0 <= value <= 3.0:
                 raise ValueError(f"{name} must be in [0, 3], got {value}")
         for name, value in (("leader", leader), ("later", later)):
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {value}")
-        self.weights = Weights(denial, leader, tempo, later, hope)
+        self.weights = Weights(denial, leader, tempo, later, hope, focus)
         self.tiles = load_tiles()
         self.space: ActionSpace = action_space()
         self.memory = Memory()
