@@ -344,21 +344,22 @@ def stealable_cards(state: MagicLampState, player: int) -> list[int]:
     tradeable = comp.tradeable
     slot = comp.jewel_slot
     held = state.holdings[player]
-    sets = _sets_of(_slot_counts(slot, held))
+    out = [c for c in held if tradeable[c]]
+    if len(out) < _NUM_JEWELS:
+        return out  # too few cards for a complete set, so nothing is protected
+    sets = _sets_of(_slot_counts(slot, out))
     if not any(sets):
-        return [c for c in held if tradeable[c]]
+        return out
     # The earliest gained pieces of each complete set are protected (R9).
     taken = [0] * _NUM_SLOTS
-    out: list[int] = []
-    for c in held:
-        if not tradeable[c]:
-            continue
+    unprotected: list[int] = []
+    for c in out:
         s = slot[c]
         if s >= 0 and taken[s] < sets[s // _NUM_JEWELS]:
             taken[s] += 1
             continue
-        out.append(c)
-    return out
+        unprotected.append(c)
+    return unprotected
 
 
 def _lose_card(state: MagicLampState, player: int, card_id: int) -> None:
@@ -397,8 +398,8 @@ def _pop_chest(state: MagicLampState, chest: int) -> int:
 def apply_action(state: MagicLampState, player: int, action: int) -> None:
     phase = state.phase
     if phase is _SETTING:
-        chest, face = A.decode_set(action)
-        state.dice[player].append([chest, face])
+        chest, face = divmod(action - A.SET_BASE, A.FACES)  # A.decode_set, inlined
+        state.dice[player].append([chest, face + 1])
         state.log("die_set", player=player)
         # Everyone has set every die: the same test as ``not state.to_act()``.
         if min(map(len, state.dice)) >= state.params.dice_per_player:
