@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -70,8 +71,7 @@ def chip(tile: Tile, text: str | None = None) -> Text:
     """A tile as a short coloured label."""
     colour = str(tile.get("colour", ""))
     label = text if text is not None else str(tile.get("name", "?"))
-    # No-break spaces: a chip never wraps in the middle.
-    return Text(f" {label} ".replace(" ", "\u00a0"), style=tile_style(colour))
+    return Text(f" {label} ", style=tile_style(colour), no_wrap=True)
 
 
 def set_points(n: int) -> int:
@@ -324,18 +324,19 @@ def _bg(style: str) -> str:
     return style.rsplit(" on ", 1)[-1] if " on " in style else "default"
 
 
-def aside_row(view: Mapping[str, Any], keys: Mapping[int, str]) -> Text | None:
+def aside_row(view: Mapping[str, Any], keys: Mapping[int, str]) -> RenderableType | None:
     """The Aladdin's lamp variant's set-aside tiles, with keys when a swap is offered."""
     aside = view.get("aside") or []
     if not aside:
         return None
-    text = Text("Set aside: ", style="bold")
-    for i, tile in enumerate(aside):
-        if i:
-            text.append(" ")
-        key = keys.get(int(tile["id"]))
-        text.append_text(chip(tile, f"({key}) {tile['name']}" if key else str(tile["name"])))
-    return text
+    chips = [
+        chip(tile, f"({keys[int(tile['id'])]}) {tile['name']}" if int(tile["id"]) in keys else None)
+        for tile in aside
+    ]
+    return Group(
+        Text("Set aside next to the cave (Aladdin's lamp):", style="bold"),
+        Columns(chips, padding=(0, 1)),
+    )
 
 
 # -- the cave's counters, blocks and the end -----------------------------------------------
@@ -408,10 +409,7 @@ def cave_info(view: Mapping[str, Any], name: Namer) -> Group:
     return Group(*lines)
 
 
-LEGEND = (
-    "Seen from above: L1 bottom … L4 top; ░ face down. Heavy border and (key): you may take "
-    "it now (press the key or click). ✗forbid: forbidden to you by a white effect."
-)
+LEGEND = "(key) and a heavy border: you may take it now · ✗forbid: forbidden to you"
 
 
 # -- screens behind which the tiles go ---------------------------------------------------------

@@ -362,29 +362,60 @@ class AliBabaScreen(GameScreen):
     # -- drawing ---------------------------------------------------------------------------
 
     def refresh_panels(self) -> None:
+        """Redraw what changed. Each panel is keyed on the part of the view it shows, so an
+        unchanged panel is left alone (no layout pass for it)."""
         view = self.session.view()
         name = self.session.name
-        flags = (view["turn"], view["phase"], view["is_over"], len(view["log"]), self.mode)
-        self._update("status", flags, lambda: self._status_text(view))
+        players = tuple(
+            (p["count"], p["track"], tuple(t["id"] for t in p["tiles"])) for p in view["players"]
+        )
+        current = (view["turn"], view["current"], view["is_over"], view["last_turn"])
+        self._update(
+            "status", (current, view["face_down"], self.mode), lambda: self._status_text(view)
+        )
         marks = BoardMarks(
             seat=view.get("seat"),
             keys=dict(self._tile_keys) if self._board_keys_apply() else {},
             recent=self._recent_flips(view),
         )
-        board_key = (flags, self._half_w, tuple(sorted(marks.keys.items())))
+        board_key = (
+            tuple((p["state"], p.get("tile", {}).get("id")) for p in view["board"]["places"]),
+            tuple((b["by"], b["type"], b["what"]) for b in view["blocks"]),
+            tuple(sorted(marks.keys.items())),
+            tuple(sorted(marks.recent)),
+            self._half_w,
+        )
         if self._drawn.get("cave") != board_key:
             self._drawn["cave"] = board_key
             picture = draw_board(view, marks, half_w=self._half_w)
             board = self.query_one(CaveBoard)
             board.cells = picture.cells
             board.update(picture.text)
-        aside_keys = self._tile_keys if view["phase"] == "lamp" else {}
-        self._update("cave-info", (flags, tuple(aside_keys.items())), lambda: self._cave_info(view))
-        self._update("mine", flags, lambda: my_screen(view))
-        self._update("players", flags, lambda: players_table(view, name))
+        info_key = (
+            current,
+            view["face_down"],
+            view["in_box"],
+            board_key[1],
+            tuple(t["id"] for t in view["aside"]),
+            tuple(sorted(self._aside_keys(view).items())),
+        )
+        self._update("cave-info", info_key, lambda: self._cave_info(view))
+        self._update("mine", players, lambda: my_screen(view))
+        self._update("players", (players, current), lambda: players_table(view, name))
         self._write_log(view)
         self.query_one(OptionList).display = self.mode is Mode.CHOICE
-        self.query_one("#prompt", Static).update(self._prompt(view))
+        prompt_key = (
+            self.mode,
+            current,
+            view["phase"],
+            tuple(view["to_act"]),
+            str(view.get("showing")),
+            self._choice_key,
+        )
+        self._update("prompt", prompt_key, lambda: self._prompt(view))
+
+    def _aside_keys(self, view: Mapping[str, Any]) -> dict[int, str]:
+        return self._tile_keys if view["phase"] == "lamp" and self.mode is Mode.CHOICE else {}
 
     def _board_keys_apply(self) -> bool:
         if self.mode is not Mode.CHOICE:
@@ -395,9 +426,8 @@ class AliBabaScreen(GameScreen):
         )
 
     def _cave_info(self, view: Mapping[str, Any]) -> RenderableType:
-        keys = self._tile_keys if view["phase"] == "lamp" and self.mode is Mode.CHOICE else {}
         parts: list[RenderableType] = [cave_info(view, self.session.name)]
-        aside = aside_row(view, keys)
+        aside = aside_row(view, self._aside_keys(view))
         if aside is not None:
             parts.append(aside)
         parts.append(Text(LEGEND, style="dim"))
