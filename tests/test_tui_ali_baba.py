@@ -37,6 +37,7 @@ from arabesque.tui.ali_baba.render import (
     option_label,
     players_table,
     tie_break_note,
+    uncovered_by,
 )
 from arabesque.tui.ali_baba.screen import AliBabaScreen, CaveBoard, Mode
 from arabesque.tui.app import ArabesqueApp, GameOverScreen
@@ -698,6 +699,36 @@ def test_every_event_and_panel_renders_in_random_games() -> None:
         view = state.view(0)
         console.print(tie_break_note(view, _name))
     assert kinds >= ALL_EVENTS, ALL_EVENTS - kinds
+
+
+def test_uncovered_counts_match_the_engine() -> None:
+    """The options' "uncovers n" (and so the blue preview) is worked out from the view's
+    coordinates; it must be what the engine flips when the tile is taken."""
+    checked = 0
+    for seed, variant in enumerate(("standard", "smaller-cave", "equal-treasures")):
+        n = 2 if variant == "smaller-cave" else 3
+        state = SPEC.new_game(SPEC.make_params(num_players=n, variant=variant), seed=seed)
+        agent = RandomAgent(seed)
+        while not state.is_over:
+            seat = min(state.to_act())
+            view = state.view(seat, include_log=False)
+            if view["phase"] == "take":
+                for action in state.legal_actions(seat):
+                    name = state.action_to_str(action).removeprefix("take ")
+                    place = next(
+                        p
+                        for p in view["board"]["places"]
+                        if p["state"] == "face_up" and p["tile"]["name"] == name
+                    )
+                    after = state.clone()
+                    after.apply(seat, action)
+                    new = after.events[len(state.events) :]  # take, then flip if any
+                    flip = new[1] if len(new) > 1 and new[1].kind == "flip" else None
+                    flipped = len(flip.data["tiles"]) if flip else 0
+                    assert uncovered_by(view, place) == flipped, (seed, name)
+                    checked += 1
+            state.apply(seat, agent.act(Observation(state, seat)))
+    assert checked > 300
 
 
 def test_events_in_words() -> None:

@@ -409,7 +409,7 @@ def cave_info(view: Mapping[str, Any], name: Namer) -> Group:
     return Group(*lines)
 
 
-LEGEND = "(key) and a heavy border: you may take it now · ✗forbid: forbidden to you"
+LEGEND = "(key) on a tile: take it now · ✗forbid: forbidden to you by a white tile"
 
 
 # -- screens behind which the tiles go ---------------------------------------------------------
@@ -575,6 +575,18 @@ def _preview_this_turn(view: Mapping[str, Any], tile: Tile, kind_n: int) -> str:
     return f"{colour}: {effect_words(colour, effect, short=True)}"
 
 
+def lamp_cost(view: Mapping[str, Any]) -> str:
+    """What swapping this turn's lamp away costs in set points."""
+    lamp = (view.get("this_turn") or {}).get("taken") or {}
+    if not lamp:
+        return ""
+    m = kind_counts(_mine(view))[str(lamp["kind"])]
+    return (
+        f"Swapping gives the lamp up: your {plural_word(str(lamp['kind']))} {m}→{m - 1} "
+        f"(−{set_points(m) - set_points(m - 1)})."
+    )
+
+
 def option_label(text: str, view: Mapping[str, Any], name: Namer) -> str:
     """A friendlier label for a legal action's canonical text."""
     seat = view.get("seat")
@@ -598,8 +610,8 @@ def option_label(text: str, view: Mapping[str, Any], name: Namer) -> str:
         colours = Counter(str(t["colour"]) for t in face_up_tiles(view))
         if rest in colours or rest in colour_points():
             n = colours.get(rest, 0)
-            return f"forbid {rest} tiles to the others ({n} face up now)"
-        return f"forbid {plural_word(rest)} to the others ({kinds.get(rest, 0)} face up now)"
+            return f"forbid {rest} tiles ({n} face up now)"
+        return f"forbid {plural_word(rest)} ({kinds.get(rest, 0)} face up now)"
     for prefix in ("also take ", "take ", "swap for ", "show ", "steal "):
         if not text.startswith(prefix):
             continue
@@ -623,20 +635,16 @@ def option_label(text: str, view: Mapping[str, Any], name: Namer) -> str:
             up = f" · uncovers {flips}" if flips else ""
             return f"also take the {tile_name} (no effect) · {_gain(view, tile)}{up}"
         if prefix == "swap for ":
-            colour = str(tile["colour"])
+            # What giving up the lamp costs is the same for every swap: the prompt says it.
             lamp = (view.get("this_turn") or {}).get("taken") or {}
             counts = kind_counts(_mine(view))
             kind = str(tile["kind"])
             if lamp and kind != lamp.get("kind"):
                 n = counts[kind] + 1
-                m = counts[str(lamp["kind"])]
-                change = (
-                    f"{_gain(view, tile)}, {plural_word(str(lamp['kind']))} {m}→{m - 1} "
-                    f"(−{set_points(m) - set_points(m - 1)})"
-                )
+                change = _gain(view, tile)
             else:
                 n = counts[kind]
-                change = "same set"
+                change = "a lamp for a lamp"
             return f"swap for the {tile_name} · {_preview_this_turn(view, tile, n)} · {change}"
         if prefix == "show ":
             n = kind_counts(_mine(view))[str(tile["kind"])]

@@ -35,6 +35,7 @@ from arabesque.tui.ali_baba.render import (
     cave_info,
     draw_board,
     forbidden,
+    lamp_cost,
     my_screen,
     option_keys,
     option_label,
@@ -97,7 +98,10 @@ class AliBabaScreen(GameScreen):
     #cave-info { height: auto; padding: 0 1; }
     #mine { border: round $accent; }
     #prompt { border: round $warning; padding: 0 1; height: auto; }
-    #choices { height: auto; max-height: 14; border: round $warning; }
+    #choices {
+        height: auto; max-height: 16; border: round $warning; scrollbar-gutter: stable;
+        scrollbar-size-vertical: 1;
+    }
     #players { height: auto; }
     #log { height: 1fr; min-height: 6; border: round $primary-darken-1; }
     /* Narrow terminals: your move, the table and the log on top, the cave below. */
@@ -305,6 +309,10 @@ class AliBabaScreen(GameScreen):
             return (0,)
         if text == "pass":
             return (3,)
+        if text.startswith("steal "):
+            for seat, tile in (view.get("shown") or {}).items():
+                if tile["id"] == tile_id:
+                    return (1, 2, int(seat))
         if tile_id is not None:
             for place in view["board"]["places"]:
                 if place["state"] == "face_up" and place["tile"]["id"] == tile_id:
@@ -566,6 +574,7 @@ class AliBabaScreen(GameScreen):
                     style="bold",
                 )
             )
+            lines.append(Text(lamp_cost(view), style="dim"))
         elif phase == "effect":
             colour = self._effect_colour(view)
             if colour == "green":
