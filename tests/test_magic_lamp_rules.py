@@ -7,6 +7,7 @@ Section names refer to the English rulebook (/work/shared/rules/magic-lamp.en.md
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +25,7 @@ from arabesque.core import (
 from arabesque.games.magic_lamp import actions as A
 from arabesque.games.magic_lamp.components import CHESTS, JEWELS, METALS, CardKind
 from arabesque.games.magic_lamp.rules import RING_BONUS
-from arabesque.games.magic_lamp.state import LONE, MagicLampState, Phase
+from arabesque.games.magic_lamp.state import LONE, UNDECIDED, MagicLampState, Phase
 from tests.scenarios import (
     BRONZE,
     GOLD,
@@ -204,6 +205,35 @@ def test_two_players_put_their_dice_on_two_different_chests() -> None:
     assert state.fingerprint() == before
     act(state, 0, "set gold 4")
     assert state.dice[0] == [[BRONZE, 4], [GOLD, 4]]
+
+
+def _recounted_to_act(state: MagicLampState) -> frozenset[int]:
+    """Who acts, recounted from the dice and race answers (what ``state.waiting`` keeps)."""
+    if state.phase is Phase.SETTING:
+        k = state.params.dice_per_player
+        return frozenset(p for p in range(state.num_players) if len(state.dice[p]) < k)
+    if state.phase is Phase.RACE:
+        return frozenset(p for p in range(state.num_players) if state.rub[p] == UNDECIDED)
+    if state.phase is Phase.RESOLVE:
+        assert state.decision is not None
+        return frozenset({state.decision[1]})
+    return frozenset()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_to_act_always_matches_the_dice_and_race_answers(n: int) -> None:
+    """to_act reads the seats still waiting, which the rules keep as dice are set and
+    answers given; it must agree with a recount at every step, in copies too."""
+    rng = random.Random(n)
+    for seed in range(4):
+        state = new_game(n, seed=seed)
+        while not state.is_over:
+            assert state.to_act() == _recounted_to_act(state)
+            seat = rng.choice(sorted(state.to_act()))
+            for copy in (state.clone(), state.determinize(seat, random.Random(seed))):
+                assert copy.to_act() == _recounted_to_act(copy) == state.to_act()
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        assert state.to_act() == frozenset()
 
 
 # -- Summon the Genie: the race ---------------------------------------------------------------

@@ -25,9 +25,12 @@ from arabesque.games.magic_lamp.components import (
 )
 from arabesque.games.magic_lamp.params import MagicLampParams
 from arabesque.games.magic_lamp.state import (
+    ALL_SEATS,
     LONE,
     NO_RING,
     NO_RUB,
+    NOBODY,
+    ONE_SEAT,
     UNDECIDED,
     Decision,
     MagicLampState,
@@ -249,6 +252,7 @@ def setup(
     state.phase = Phase.SETTING
     state.dice = [[] for _ in range(n)]
     state.rub = [UNDECIDED] * n
+    state.waiting = ALL_SEATS[n]
     state.ward = [0] * n
     state.summoners = []
     state.agenda = []
@@ -399,15 +403,18 @@ def apply_action(state: MagicLampState, player: int, action: int) -> None:
     phase = state.phase
     if phase is _SETTING:
         chest, face = divmod(action - A.SET_BASE, A.FACES)  # A.decode_set, inlined
-        state.dice[player].append([chest, face + 1])
+        placed = state.dice[player]
+        placed.append([chest, face + 1])
         state.log("die_set", player=player)
-        # Everyone has set every die: the same test as ``not state.to_act()``.
-        if min(map(len, state.dice)) >= state.params.dice_per_player:
-            _reveal(state)
+        if len(placed) >= state.params.dice_per_player:
+            state.waiting = state.waiting - ONE_SEAT[player]
+            if not state.waiting:
+                _reveal(state)
     elif phase is _RACE:
         state.rub[player] = NO_RUB if action == A.NO_RUB else A.rub_ms(action)
         state.log("race_answered", player=player)
-        if UNDECIDED not in state.rub:  # everyone has answered: ``not state.to_act()``
+        state.waiting = state.waiting - ONE_SEAT[player]
+        if not state.waiting:
             _resolve_race(state)
     else:
         decision = state.decision
@@ -426,6 +433,7 @@ def _reveal(state: MagicLampState) -> None:
     )
     state.phase = _RACE
     state.rub = [UNDECIDED] * state.num_players
+    state.waiting = ALL_SEATS[state.num_players]
 
 
 def shared_faces(state: MagicLampState) -> set[int]:
@@ -894,6 +902,7 @@ def _task_end_turn(state: MagicLampState) -> None:
     n = state.num_players
     state.dice = [[] for _ in range(n)]
     state.rub = [UNDECIDED] * n
+    state.waiting = ALL_SEATS[n]
     state.ward = [0] * n
     state.summoners = []
     state.race_result = None
@@ -903,6 +912,7 @@ def _task_end_turn(state: MagicLampState) -> None:
 def _end_game(state: MagicLampState, reason: str) -> None:
     state.over = True
     state.phase = Phase.OVER
+    state.waiting = NOBODY
     state.decision = None
     state.draw_ctx = None
     state.agenda = []

@@ -61,6 +61,8 @@ NO_OPTIONS: tuple[int, ...] = ()
 #: to_act's answers that do not depend on the dice or the race: one seat deciding, nobody.
 ONE_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((p,)) for p in range(A.MAX_SEATS))
 NOBODY: frozenset[int] = frozenset()
+#: Every seat, per player count: who acts when a simultaneous phase opens.
+ALL_SEATS: tuple[frozenset[int], ...] = tuple(frozenset(range(n)) for n in range(A.MAX_SEATS + 1))
 
 # Enum members as module constants: ``Phase.RESOLVE`` is a class attribute lookup through the
 # enum machinery, several times slower than a global on the hot path.
@@ -135,6 +137,9 @@ class MagicLampState(GameState):
     phase: Phase
     dice: list[list[list[int]]]  # per player: [chest, face] per die set this turn
     rub: list[int]  # per player: reaction ms, UNDECIDED or NO_RUB
+    # SETTING: seats with a die still to set; RACE: seats yet to answer; else empty. Kept by
+    # the rules as dice are set and answers given, so to_act need not recount them.
+    waiting: frozenset[int]
     ward: list[int]  # per player: scorpions still ignored this turn (Snake Charmer)
     summoners: list[int]
     agenda: list[tuple[Any, ...]]  # tasks still to run this turn, next first
@@ -167,11 +172,8 @@ class MagicLampState(GameState):
             decision = self.decision
             assert decision is not None
             return ONE_SEAT[decision[1]]
-        if phase is _SETTING:
-            k = self.params.dice_per_player
-            return frozenset([p for p, placed in enumerate(self.dice) if len(placed) < k])
-        if phase is _RACE:
-            return frozenset([p for p, answer in enumerate(self.rub) if answer == UNDECIDED])
+        if phase is _SETTING or phase is _RACE:
+            return self.waiting
         return NOBODY
 
     def legal_actions(self, player: int) -> Sequence[int]:
@@ -254,6 +256,7 @@ class MagicLampState(GameState):
         new.phase = self.phase
         new.dice = [[list(d) for d in ds] for ds in self.dice]
         new.rub = list(self.rub)
+        new.waiting = self.waiting  # a frozenset
         new.ward = list(self.ward)
         new.summoners = list(self.summoners)
         new.agenda = list(self.agenda)  # tasks are tuples
