@@ -486,29 +486,37 @@ async def test_whole_game_through_the_screen(
         await check_game_over(app, pilot)
 
 
-async def test_narrow_terminal_stacks_the_panels() -> None:
+async def test_narrow_terminals() -> None:
+    """At 100 columns the panels stand side by side with narrower tiles; below 96 they stack
+    (and come back side by side when the terminal grows)."""
     agents: dict[int, Agent] = {1: YellowBot(1), 2: YellowBot(2)}
     app = build_app("ali-baba", 3, 2, seed=3, bot_delay=0, agents=agents)
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
         screen = game(app)
-        assert screen._half_w == 5
-        snap = Snapshot(app)
-        check_board(app, snap)
+        assert screen._half_w == 5 and not screen.has_class("-narrow")
         board = screen.query_one(CaveBoard)
-        assert board.region.right <= 100
-        assert screen.query_one(OptionList).region.right <= 100
+        options = screen.query_one(OptionList)
+        assert board.region.right <= options.region.x <= options.region.right <= 100
         human = Human(app, pilot)
         for step in range(3):
+            check_board(app, Snapshot(app))
+            check_options(app)
             kind, action = human.pick()
             await human.choose(kind, action, step)
-            await settle(pilot)
-            check_board(app, Snapshot(app))
-    app = build_app("ali-baba", 3, 2, seed=3, bot_delay=0, agents=agents)
-    async with app.run_test(size=(80, 40)) as pilot:
+        await pilot.resize_terminal(80, 40)
         await settle(pilot)
-        assert game(app).has_class("-narrow")
+        assert screen.has_class("-narrow")
+        left = screen.query_one("#left")
+        assert left.region.width >= 76  # all but the scroll bar
+        assert options.region.right <= 80
+        check_board(app, Snapshot(app))
         check_options(app)
+        await pilot.resize_terminal(140, 45)
+        await settle(pilot)
+        assert not screen.has_class("-narrow") and screen._half_w == 6
+        assert board.region.right <= options.region.x
+        check_board(app, Snapshot(app))
 
 
 # -- the secret of a yellow effect -------------------------------------------------------------

@@ -18,6 +18,14 @@ from arabesque.games.ali_baba.components import load_tiles
 Namer = Callable[[int | None], str]
 Tile = Mapping[str, Any]
 
+#: The variants' names in words.
+VARIANT_NAMES = {
+    "standard": "standard game",
+    "aladdins-lamp": "Aladdin's lamp",
+    "equal-treasures": "equal treasures",
+    "smaller-cave": "smaller cave",
+}
+
 #: What each effect does, in a few words (the rulebook's Magic effects).
 EFFECT_WORDS: dict[str, str] = {
     "score": "score {points} points",
@@ -93,7 +101,8 @@ def describe_event(event: Mapping[str, Any], name: Namer) -> Text | None:
         turn = event.get("turn")
         return Text(f"── Turn {turn}: {who} ──" if who else f"── Turn {turn} ──", style="bold")
     if kind == "setup":
-        words = [f"New game ({event.get('variant', 'standard')})."]
+        variant = str(event.get("variant", "standard"))
+        words = [f"New game: {VARIANT_NAMES.get(variant, variant)}."]
         removed = event.get("removed_kinds") or []
         if removed:
             words.append(f"Out of the game: {and_list([plural_word(k) for k in removed])}.")

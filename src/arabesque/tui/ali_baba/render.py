@@ -29,14 +29,6 @@ from arabesque.tui.ali_baba.events import (
     plural_word,
 )
 
-#: The variants' names in words.
-VARIANT_NAMES = {
-    "standard": "standard game",
-    "aladdins-lamp": "Aladdin's lamp",
-    "equal-treasures": "equal treasures",
-    "smaller-cave": "smaller cave",
-}
-
 #: Victory points for 1..6 tiles of one kind (rulebook, End of the game).
 SET_POINTS = (0, 1, 3, 6, 10, 15, 21)
 

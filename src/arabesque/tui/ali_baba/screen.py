@@ -21,6 +21,7 @@ from textual.widgets import Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from arabesque.tui.ali_baba.events import (
+    VARIANT_NAMES,
     and_list,
     describe_event,
     effect_words,
@@ -29,7 +30,6 @@ from arabesque.tui.ali_baba.events import (
 )
 from arabesque.tui.ali_baba.render import (
     LEGEND,
-    VARIANT_NAMES,
     BoardMarks,
     aside_row,
     cave_info,
@@ -174,11 +174,14 @@ class AliBabaScreen(GameScreen):
         half_w = 6 if width >= self.SMALL_TILES else 5
         if half_w != self._half_w:
             self._half_w = half_w
-            self._drawn.pop("cave", None)
             self.refresh_panels()
+        left = self.query_one("#left")
         if width >= self.NARROW:
+            # As wide as the pyramid (its border and padding, and a thin scroll bar).
             cols = self.session.view()["board"]["layers"][0]["cols"]
-            self.query_one("#left").styles.width = cols * 2 * half_w + 5
+            left.styles.width = cols * 2 * half_w + 5
+        else:
+            left.styles.width = None  # the stacked layout's CSS width applies
 
     # -- driving the game ------------------------------------------------------------------
 
