@@ -509,7 +509,12 @@ async def test_narrow_terminals() -> None:
         assert screen.has_class("-narrow")
         left = screen.query_one("#left")
         assert left.region.width >= 76  # all but the scroll bar
-        assert options.region.right <= 80
+        assert options.region.right <= 80 and options.region.bottom <= 40  # always in sight
+        table = screen.query_one("#players-narrow")
+        assert table.display and not screen.query_one("#players").display
+        out = io.StringIO()
+        Console(width=76, file=out).print(table.content)
+        assert "Bot 1" in out.getvalue()
         check_board(app, Snapshot(app))
         check_options(app)
         await pilot.resize_terminal(140, 45)

@@ -104,12 +104,16 @@ class AliBabaScreen(GameScreen):
     }
     #players { height: auto; }
     #log { height: 1fr; min-height: 6; border: round $primary-darken-1; }
-    /* Narrow terminals: your move, the table and the log on top, the cave below. */
-    AliBabaScreen.-narrow #body { layout: vertical; overflow-y: auto; }
-    AliBabaScreen.-narrow #right { width: 100%; height: auto; }
-    AliBabaScreen.-narrow #left { width: 100%; height: auto; }
-    AliBabaScreen.-narrow #log { height: 8; }
-    AliBabaScreen.-narrow #choices { max-height: 10; }
+    #players-narrow { display: none; }
+    /* Narrow terminals: your move and a short log stay at the bottom; the cave, your screen
+       and the table scroll above them. */
+    AliBabaScreen.-narrow #body { layout: vertical; }
+    AliBabaScreen.-narrow #right { dock: bottom; width: 100%; height: auto; max-height: 60%; }
+    AliBabaScreen.-narrow #left { width: 100%; height: 1fr; }
+    AliBabaScreen.-narrow #players { display: none; }
+    AliBabaScreen.-narrow #players-narrow { display: block; }
+    AliBabaScreen.-narrow #log { height: 5; min-height: 3; }
+    AliBabaScreen.-narrow #choices { max-height: 9; }
     """
 
     #: Below this many columns the panels stack instead of standing side by side.
@@ -126,7 +130,7 @@ class AliBabaScreen(GameScreen):
         self._log_seen = 0
         self._takes_seen = 0
         self._notices_seen = 0
-        self._choice_key: tuple[int, int] | None = None
+        self._choice_key: tuple[Any, ...] | None = None
         #: The human's options now: key -> action, and tile id -> action for the board.
         self.keys: dict[str, int] = {}
         self.tile_actions: dict[int, int] = {}
@@ -143,6 +147,7 @@ class AliBabaScreen(GameScreen):
                 yield CaveBoard(id="cave")
                 yield Static(id="cave-info")
                 yield Static(id="mine", classes="panel")
+                yield Static(id="players-narrow", classes="panel")
             with Vertical(id="right"):
                 yield Static(id="prompt")
                 yield OptionList(id="choices")
@@ -161,9 +166,10 @@ class AliBabaScreen(GameScreen):
         self.query_one("#cave").border_subtitle = "L4 = top · ░ face down"
         self.query_one("#mine").border_title = "Your screen" if s.human is not None else "Spectator"
         bots = sorted({s.agent_label(p) for p in s.agents})
-        self.query_one("#players").border_title = "The table" + (
-            f" (bots: {', '.join(bots)})" if bots else ""
-        )
+        for panel in ("#players", "#players-narrow"):
+            self.query_one(panel).border_title = "The table" + (
+                f" (bots: {', '.join(bots)})" if bots else ""
+            )
         self.query_one("#prompt").border_title = "Your move" if s.human is not None else "Now"
         self.query_one("#log").border_title = "Log"
         self.advance()
@@ -269,13 +275,14 @@ class AliBabaScreen(GameScreen):
 
     def _enter_choice(self) -> None:
         self.mode = Mode.CHOICE
-        state = self.session.state
-        key = (len(state.history), len(state.events))
+        s = self.session
+        state = s.state
+        view = s.view()
+        # A new decision: another turn, phase, something logged, or other options.
+        key = (view["turn"], view["phase"], len(view["log"]), tuple(s.human_legal()))
         if self._choice_key == key:
             return
         self._choice_key = key
-        s = self.session
-        view = s.view()
         tile_ids = self._tile_ids(view)
         named: list[tuple[int, str, int | None]] = []  # (action, text, tile id)
         for action in s.human_legal():
@@ -413,6 +420,7 @@ class AliBabaScreen(GameScreen):
         self._update("cave-info", info_key, lambda: self._cave_info(view))
         self._update("mine", players, lambda: my_screen(view))
         self._update("players", (players, current), lambda: players_table(view, name))
+        self._update("players-narrow", (players, current), lambda: players_table(view, name))
         self._write_log(view)
         self.query_one(OptionList).display = self.mode is Mode.CHOICE
         prompt_key = (
