@@ -401,7 +401,7 @@ def cave_info(view: Mapping[str, Any], name: Namer) -> Group:
     return Group(*lines)
 
 
-LEGEND = "(key) on a tile: take it now · ✗forbid: forbidden to you by a white tile"
+LEGEND = "(key): take it now · ✗forbid: forbidden to you (white effect)"
 
 
 # -- screens behind which the tiles go ---------------------------------------------------------

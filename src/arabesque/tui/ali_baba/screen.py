@@ -99,9 +99,11 @@ class AliBabaScreen(GameScreen):
     #mine { border: round $accent; }
     #prompt { border: round $warning; padding: 0 1; height: auto; }
     #choices {
-        height: auto; max-height: 16; border: round $warning; scrollbar-gutter: stable;
+        height: auto; max-height: 16; border: round $warning;
         scrollbar-size-vertical: 1;
     }
+    /* A list that may scroll keeps room for its scroll bar, so wrapped labels fit. */
+    #choices.-long { scrollbar-gutter: stable; }
     #players { height: auto; }
     #log { height: 1fr; min-height: 6; border: round $primary-darken-1; }
     #players-narrow { display: none; }
@@ -307,6 +309,7 @@ class AliBabaScreen(GameScreen):
             label = Text(f"{k}  " if k else "   ", style="bold")
             label.append(option_label(text, view, s.name))
             options.add_option(Option(label, id=str(action)))
+        options.set_class(len(named) > 5, "-long")
         options.highlighted = 0
         self.call_after_refresh(options.focus)
 
