@@ -45,6 +45,7 @@ from arabesque.tui.play import build_app
 
 SIZE = (140, 45)
 SPEC = get_game("ali-baba")
+TILE_COLOURS = {"pink", "blue", "brown", "green", "yellow", "white"}
 
 # -- helpers -----------------------------------------------------------------------------------
 
@@ -268,7 +269,7 @@ class Human:
             wanted += [f"take {c} " for c in rota[first:] + rota[:first]]
             for want in wanted:
                 for text in words:
-                    if want in text if want == " lamp" else text.startswith(want):
+                    if text.endswith(want) if want == " lamp" else text.startswith(want):
                         return "take", by_text[text]
             return "take", legal[self.turns % len(legal)]
         if phase == "lamp":
@@ -278,33 +279,20 @@ class Human:
             return "lamp-swap", legal[0]
         if phase == "effect":
             if "use yellow" in by_text:
-                use = self.seen.get("yellow-use", 0) <= self.seen.get("yellow-pass", 0)
-                return (
-                    ("yellow-use", by_text["use yellow"])
-                    if use
-                    else (
-                        "yellow-pass",
-                        by_text["pass"],
-                    )
-                )
+                if self.seen.get("yellow-use", 0) <= self.seen.get("yellow-pass", 0):
+                    return "yellow-use", by_text["use yellow"]
+                return "yellow-pass", by_text["pass"]
             if words[0].startswith("also take "):
-                also = self.seen.get("green-also", 0) <= self.seen.get("green-pass", 0)
-                return ("green-also", legal[0]) if also else ("green-pass", by_text["pass"])
+                if self.seen.get("green-also", 0) <= self.seen.get("green-pass", 0):
+                    return "green-also", legal[0]
+                return "green-pass", by_text["pass"]
             assert words[0].startswith("forbid ")
             n = sum(self.seen.get(k, 0) for k in ("white-kind", "white-colour", "white-pass"))
             choice = ("white-kind", "white-colour", "white-pass")[n % 3]
             if choice == "white-pass":
                 return choice, by_text["pass"]
-            colours = {t["colour"] for t in state.view(0)["aside"]} | {
-                "pink",
-                "blue",
-                "brown",
-                "green",
-                "yellow",
-                "white",
-            }
             for text in words:
-                is_colour = text.removeprefix("forbid ") in colours
+                is_colour = text.removeprefix("forbid ") in TILE_COLOURS
                 if text.startswith("forbid ") and is_colour == (choice == "white-colour"):
                     return choice, by_text[text]
         if phase == "show":
