@@ -25,15 +25,23 @@ python3 - "$out" "$rounds" "$game" "$players" <<'PY'
 import json, statistics, sys
 from pathlib import Path
 out, rounds, game, players = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-ours, anchor = [], []
+ours, anchor, games, lengths = [], [], [], []
 for r in range(1, rounds + 1):
-    ours.append(json.loads((out / f"ours-{r}.json").read_text())["steps_per_s"])
+    result = json.loads((out / f"ours-{r}.json").read_text())
+    ours.append(result["steps_per_s"])
+    games.append(result["games_per_s"])
+    lengths.append(result["mean_game_length"])
     lines = [json.loads(l) for l in (out / f"anchor-{r}.txt").read_text().splitlines()
              if l.startswith("{")]
     anchor.append(next(l["steps_per_s"] for l in lines if "steps_per_s" in l))
 ratios = [o / a for o, a in zip(ours, anchor)]
-print(f"{game} {players}p steps/s per round: {[round(x) for x in ours]}")
-print(f"anchor python_block_dominoes steps/s: {[round(x) for x in anchor]}")
+print(f"{game} {players}p steps/s per round: {[round(x) for x in ours]}; "
+      f"median {statistics.median(ours):.0f}")
+print(f"{game} {players}p games/s per round: {[round(x, 1) for x in games]}; "
+      f"median {statistics.median(games):.1f}; mean game length "
+      f"{[round(x, 1) for x in lengths]}")
+print(f"anchor python_block_dominoes steps/s: {[round(x) for x in anchor]}; "
+      f"median {statistics.median(anchor):.0f}")
 print(f"ratio ours/anchor per round: {[round(x, 2) for x in ratios]}; "
       f"median {statistics.median(ratios):.2f}")
 PY
