@@ -50,11 +50,8 @@ class Square:
     col: int
     top: Fraction
     left: Fraction
-
-    @property
-    def label(self) -> str:
-        # Layers, rows and columns counted from 1, the bottom layer being layer 1.
-        return f"L{self.layer + 1} r{self.row + 1} c{self.col + 1}"
+    #: Layers, rows and columns counted from 1, the bottom layer being layer 1.
+    label: str
 
 
 @dataclass(frozen=True)
@@ -126,7 +123,7 @@ def build_board(board_id: str, layers: tuple[Layer, ...]) -> Board:
                     left = sum((squares[s].left for s in support), Fraction(0)) / len(support)
                 place = len(squares)
                 index[(li, r, c)] = place
-                squares.append(Square(place, li, r, c, top, left))
+                squares.append(Square(place, li, r, c, top, left, f"L{li + 1} r{r + 1} c{c + 1}"))
                 below.append(support)
     above: list[list[int]] = [[] for _ in squares]
     for place, support in enumerate(below):

@@ -214,6 +214,8 @@ def is_blocked(s: AliBabaState, seat: int, tile: int) -> bool:
 
 def takeable(s: AliBabaState, seat: int) -> list[int]:
     """The face-up tiles ``seat`` may take in step 1."""
+    if not s.blocks:
+        return sorted(s.face_up)
     allowed = [t for t in s.face_up if not is_blocked(s, seat, t)]
     # rulebook, white effect note: when the restrictions leave nothing, any tile may be taken.
     return sorted(allowed) if allowed else sorted(s.face_up)
@@ -227,8 +229,8 @@ def _begin_turn(s: AliBabaState) -> None:
     s.taken = s.taken_place = s.effect_tile = EMPTY
     s.flipped = 0
     s.log("turn", player=seat, turn=s.turn + 1)
-    base = A.TAKE * s.space.n
-    _decide(s, Phase.TAKE, tuple(base + t for t in takeable(s, seat)))
+    # Take actions are the first block of the action space: action = tile (actions.py).
+    _decide(s, Phase.TAKE, tuple(takeable(s, seat)))
 
 
 def _remove_from_board(s: AliBabaState, tile: int) -> list[int]:

@@ -135,9 +135,7 @@ class AliBabaState(GameState):
         return self.options
 
     def _apply(self, player: int, action: int) -> None:
-        from arabesque.games.ali_baba.rules import apply_action
-
-        apply_action(self, player, action)
+        _rules.apply_action(self, player, action)
 
     def phase_description(self) -> str:
         seat = self.current
@@ -250,3 +248,7 @@ class AliBabaState(GameState):
 
 
 __all__ = ["EMPTY", "NOT_SHOWN", "AliBabaState", "Phase"]
+
+# The forward model imports this module, so it comes last; importing it once here rather than
+# inside ``_apply`` keeps an import statement off every step.
+from arabesque.games.ali_baba import rules as _rules  # noqa: E402
