@@ -71,14 +71,25 @@ def situation(
     plays: Sequence[tuple[int, str]] = (),
 ) -> AliBabaState:
     """A game whose board holds the named tiles at the labelled places (the other places are
-    filled in tile order), after the given (seat, action text) plays."""
+    filled with the other tiles, blue and white ones first), after the given (seat, action
+    text) plays."""
     p = params(n, variant)
     board = TILES.boards[p.board_id]
     fixed = {place(board, label): TILES.parse_tile(name) for label, name in at.items()}
     aside_ids = [TILES.parse_tile(name) for name in aside]
     used = set(fixed.values()) | set(aside_ids)
-    rest = [t for t in range(TILES.num_tiles) if t not in used]
-    cells = [fixed[q] if q in fixed else rest.pop(0) for q in range(board.size)]
+    # Filler: blue and white tiles first, so that the tiles flipped on the way score little
+    # and steal nothing.
+    colours = [c.name for c in TILES.colours]
+    order = [colours.index(c) for c in ("blue", "white", "brown", "green", "pink", "yellow")]
+    rest = sorted(
+        (t for t in range(TILES.num_tiles) if t not in used),
+        key=lambda t: (order.index(TILES.colour_of(t)), t),
+    )
+    # Upper layers first: they are the places that turn face up soonest.
+    cells = [-1] * board.size
+    for q in reversed(range(board.size)):
+        cells[q] = fixed[q] if q in fixed else rest.pop(0)
     arrangement: dict[str, Any] = {
         "removed_kinds": [],
         "board": [TILES.name(t) for t in cells],
@@ -150,11 +161,28 @@ TWO_RINGS_PLAYS = [
 ]
 
 
-def test_takes_the_tile_that_grows_a_set_over_a_lone_one() -> None:
-    # Of two pink tiles (5 points each), the ring is a third ring (+3 set points) and the
-    # carpet a lone one (+1).
-    third = {"L3 r2 c2": "pink ring", "L3 r1 c2": "pink carpet"}
-    state = opened(2, TWO_RINGS, third, TWO_RINGS_PLAYS)
+def test_takes_the_tile_that_grows_a_big_set_over_a_lone_one() -> None:
+    # Seat 0 collects four rings (passing on its green and yellow effects); then, of two pink
+    # tiles (5 points each), the ring is a fifth ring (+5 set points) and the carpet a lone
+    # one (+1).
+    third = {
+        "L3 r1 c1": "green ring",
+        "L3 r1 c3": "pink chest",
+        "L3 r3 c1": "yellow ring",
+        "L3 r3 c3": "pink diamond",
+        "L3 r2 c2": "pink ring",
+        "L3 r2 c3": "pink carpet",
+    }
+    plays = [
+        *TWO_RINGS_PLAYS,
+        (0, "take green ring"),
+        (0, "pass"),
+        (1, "take pink chest"),
+        (0, "take yellow ring"),
+        (0, "pass"),
+        (1, "take pink diamond"),
+    ]
+    state = opened(2, TWO_RINGS, third, plays)
     assert choice(state, 0) == "take pink ring"
 
 
