@@ -256,6 +256,8 @@ class Position:
             if p != me and self.has_turn_after(i):
                 self.tempo_w[p] = weights.tempo * weights.later ** (i - 1)
         self._pool_values: dict[int, list[tuple[float, int]]] = {}
+        self._forbidden: dict[int, set[int]] = {}
+        self._known: dict[frozenset[int], tuple[int, list[list[tuple[float, int]]]]] = {}
 
     # -- time and shares --------------------------------------------------------------------
 
@@ -406,37 +408,71 @@ class Position:
                 "show": YELLOW_GUESS,
             }.get(effect.effect, WHITE_GUESS)
             out.append((value, t))
+        out.sort()
         self._pool_values[o] = out
         return out
 
-    def rival_best(
-        self, o: int, gone: set[int], cover: dict[int, int], flipped: int, ban: Forbid | None
-    ) -> float:
-        """Expected value of ``o``'s best take once the places ``gone`` are empty and
-        ``flipped`` unknown tiles have been turned face up."""
+    def _allowed(self, o: int, tile: int, ban: Forbid | None) -> bool:
+        """Whether rival ``o`` may take ``tile``: not forbidden by the white effects of others
+        in force, nor by the bot's ``ban``."""
+        if ban is not None and ban.bans(self.tiles, tile):
+            return False
+        return not self.blocks or tile not in self.forbidden(o)
+
+    def forbidden(self, o: int) -> set[int]:
+        """The tiles other players' white effects in force forbid ``o`` to take."""
+        cached = self._forbidden.get(o)
+        if cached is None:
+            cached = {t for t in range(self.tiles.num_tiles) if self.blocked(o, t, None)}
+            self._forbidden[o] = cached
+        return cached
+
+    def _known_options(self, gone: frozenset[int]) -> tuple[int, list[list[tuple[float, int]]]]:
+        """Once the places ``gone`` are emptied: how many unknown tiles turn face up, and
+        each rival's quick value of every known face-up tile (cached per ``gone``)."""
+        cached = self._known.get(gone)
+        if cached is not None:
+            return cached
+        cover, newly = self.after(gone)
         known = [p for p in self.face_up if p not in gone]
-        best = -1e9
-        for place in known:
-            tile = self.tile_at[place]
-            if not self.blocked(o, tile, ban):
-                best = max(best, self.rival_value(o, tile, place, cover, gone))
-        pool = self.pool_values(o) if flipped else []
-        if best < -1e8:
+        options: list[list[tuple[float, int]]] = [[] for _ in range(self.n)]
+        for o in range(self.n):
+            if self.tempo_w[o]:
+                options[o] = [
+                    (self.rival_value(o, self.tile_at[p], p, cover, set(gone)), self.tile_at[p])
+                    for p in known
+                ]
+        result = (len(newly), options)
+        self._known[gone] = result
+        return result
+
+    def rival_best(
+        self, o: int, known: list[tuple[float, int]], flipped: int, ban: Forbid | None
+    ) -> float:
+        """Expected value of rival ``o``'s best take among the ``known`` options (value, tile)
+        and ``flipped`` tiles drawn from the unknown pool."""
+        allowed = [v for v, t in known if self._allowed(o, t, ban)]
+        if allowed:
+            best = max(allowed)
+        elif known or flipped:
             # Everything known is forbidden: any tile may be taken (rulebook, white effect).
-            if not known and not flipped:
-                return 0.0
-            best = max(
-                (self.rival_value(o, self.tile_at[p], p, cover, gone) for p in known),
-                default=0.0,
-            )
-        if not pool:
+            best = max((v for v, _ in known), default=0.0)
+        else:
+            return 0.0
+        if not flipped:
             return best
-        values = sorted(best if self.blocked(o, t, ban) or v < best else v for v, t in pool)
-        size = len(values)
-        expected = 0.0
-        previous = 0.0
-        for i, v in enumerate(values):
-            cdf = ((i + 1) / size) ** flipped
+        pool = self.pool_values(o)
+        size = len(pool)
+        if not size:
+            return best
+        # E[max(best, the best of `flipped` draws)], draws uniform over the pool; a forbidden
+        # draw or one worth less than `best` changes nothing. Pool values are ascending.
+        above = [v for v, t in pool if v > best and self._allowed(o, t, ban)]
+        below = size - len(above)
+        expected = best * (below / size) ** flipped
+        previous = (below / size) ** flipped
+        for j, v in enumerate(above):
+            cdf = ((below + j + 1) / size) ** flipped
             expected += v * (cdf - previous)
             previous = cdf
         return expected
@@ -446,14 +482,12 @@ class Position:
         weighted by how soon they play."""
         if not any(self.tempo_w):
             return 0.0
-        cover, newly = self.after(gone)
-        if not newly and all(p in gone for p in self.face_up):
-            return 0.0  # the board is empty: the game ends at once
+        flipped, options = self._known_options(frozenset(gone))
         total = 0.0
         for o in range(self.n):
             w = self.tempo_w[o]
             if w:
-                total += w * self.rival_best(o, gone, cover, len(newly), ban)
+                total += w * self.rival_best(o, options[o], flipped, ban)
         return total
 
 
