@@ -3,6 +3,7 @@ hand-made situations, and a clear edge over random play. Tiles are named, never 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -281,6 +282,27 @@ def test_green_takes_the_adjacent_tile_that_grows_a_set() -> None:
     assert choice(state, 0) == "also take white ring"
 
 
+def test_white_passes_on_the_last_turn_of_the_game() -> None:
+    """A ban that nobody will live under is useless: on the game's final turn the bot passes.
+    Seeded 2-player games are played until two such decisions were seen."""
+    seen: list[str] = []
+
+    def check(state: AliBabaState, seat: int, obs: Observation, action: int) -> None:
+        space = state.space
+        bans = [a for a in state.legal_actions(seat) if space.forbid_kind <= a < space.keep]
+        if bans and state.last_turn is not None and state.turn == state.last_turn:
+            seen.append(state.action_to_str(action))
+
+    for seed in range(100):
+        state = SPEC.new_game(params(2), seed=seed)
+        assert isinstance(state, AliBabaState)
+        drive(state, [heuristic(seed=2 * seed), heuristic(seed=2 * seed + 1)], check)
+        if len(seen) >= 2:
+            break
+    assert len(seen) >= 2
+    assert set(seen) == {"pass"}
+
+
 # -- the value model --------------------------------------------------------------------------
 
 
@@ -389,6 +411,36 @@ def test_decisions_depend_on_the_view_only(seed: int) -> None:
             first.apply(seat, action)
             second.apply(seat, action)
     assert compared >= 15
+
+
+class ViewOnly:
+    """An observation carrying nothing but the seat, a copy of its view and the legal actions:
+    no state behind it, no determinization."""
+
+    def __init__(self, obs: Observation) -> None:
+        self.seat = obs.seat
+        self.view = copy.deepcopy(obs.view)
+        self.legal = tuple(obs.legal)
+
+
+def test_the_bot_needs_nothing_but_the_view_and_the_legal_actions() -> None:
+    """A bot fed bare views decides exactly like its twin fed real observations, over whole
+    games with every kind of decision."""
+    for players, variant in [(3, "standard"), (4, "aladdins-lamp")]:
+        state = SPEC.new_game(params(players, variant), seed=31)
+        assert isinstance(state, AliBabaState)
+        real = [heuristic(seed=s) for s in range(players)]
+        bare = [heuristic(seed=s) for s in range(players)]
+        while not state.is_over:
+            acting = sorted(state.to_act())
+            chosen = []
+            for seat in acting:
+                obs = Observation(state, seat)
+                action = real[seat].act(obs)
+                assert bare[seat].act(ViewOnly(obs)) == action  # type: ignore[arg-type]
+                chosen.append((seat, action))
+            for seat, action in chosen:
+                state.apply(seat, action)
 
 
 def test_memory_starts_afresh_with_a_new_game() -> None:
