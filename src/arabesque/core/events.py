@@ -7,12 +7,13 @@ it (``None`` = everyone). ``GameState.view`` filters the log for a seat; nothing
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
+    """One thing that happened. Immutable (clones of a game share their events); a named
+    tuple because the rules create one or two per step and a tuple is the cheapest to make."""
+
     kind: str
     data: dict[str, Any]
     visible_to: frozenset[int] | None = None
