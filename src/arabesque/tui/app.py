@@ -16,6 +16,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from arabesque.core.scoring import Score
@@ -51,17 +52,79 @@ def screen_class(game_id: str) -> type[GameScreen]:
 
 
 class GameScreen(Screen[None]):
-    """Base of a game's main screen: it draws ``session.view()`` and drives the bots."""
+    """Base of a game's main screen: it draws ``session.view()`` and drives the bots.
+
+    ``advance`` is the one loop that moves the game on: a game's ``_run`` lets bots act
+    (asking ``_may_act_now`` before each paced bot move) until the human must act, a bot delay
+    is due, or the game ends; then the panels are redrawn.
+    """
 
     def __init__(self, session: Session, *, bot_delay: float, window_s: float) -> None:
         super().__init__()
         self.session = session
         self.bot_delay = max(0.0, bot_delay)
         self.window_s = window_s
+        self._advancing = False
+        self._ready = False  # the bot delay has passed: the next bot may act
+        self._bot_timer: Timer | None = None
+        self._next_delay = self.bot_delay  # a game may lengthen the next pause
 
     def game_over_reason(self) -> str:
         """Why the game ended, for the game-over panel (games may say more)."""
         return ""
+
+    # -- driving the game ------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Let bots act until the human must act, a bot delay is due, or the game ends.
+
+        Every engine call runs here or in a key handler, on the UI thread, one at a time.
+        """
+        if self._advancing:
+            return
+        self._advancing = True
+        try:
+            self._run()
+        finally:
+            self._advancing = False
+        self.refresh_panels()
+        if self.session.is_over:
+            self.app.call_later(self._show_game_over)
+
+    def _run(self) -> None:
+        """Move the game on as far as it may go now (see ``advance``)."""
+        raise NotImplementedError
+
+    def refresh_panels(self) -> None:
+        """Redraw what changed."""
+        raise NotImplementedError
+
+    def _waiting_for_bot(self) -> None:
+        """Called when a bot move waits for its delay (a game may show a waiting state)."""
+
+    def _may_act_now(self) -> bool:
+        """Whether the next bot may act now; if not, a timer calls ``advance`` later."""
+        if self.bot_delay <= 0 or self._ready:
+            return True
+        self._waiting_for_bot()
+        if self._bot_timer is None:
+            self._bot_timer = self.set_timer(self._next_delay, self._on_bot_timer)
+        return False
+
+    def _on_bot_timer(self) -> None:
+        self._bot_timer = None
+        self._ready = True
+        self.advance()
+
+    def _acted(self) -> None:
+        """A paced move was made: the next one waits a full delay again."""
+        self._ready = False
+        self._next_delay = self.bot_delay
+
+    def _show_game_over(self) -> None:
+        show = getattr(self.app, "show_game_over", None)
+        if callable(show):
+            show()
 
 
 def breakdown_columns(scores: Sequence[Score]) -> list[str]:

@@ -16,7 +16,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Container, Vertical, VerticalScroll
 from textual.message import Message
-from textual.timer import Timer
 from textual.widgets import Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
@@ -126,9 +125,6 @@ class AliBabaScreen(GameScreen):
     def __init__(self, session: Session, *, bot_delay: float, window_s: float) -> None:
         super().__init__(session, bot_delay=bot_delay, window_s=window_s)
         self.mode = Mode.WAIT
-        self._advancing = False
-        self._ready = False  # the bot delay has passed: the next bot may act
-        self._bot_timer: Timer | None = None
         self._log_seen = 0
         self._takes_seen = 0
         self._notices_seen = 0
@@ -193,22 +189,6 @@ class AliBabaScreen(GameScreen):
 
     # -- driving the game ------------------------------------------------------------------
 
-    def advance(self) -> None:
-        """Let bots act until the human must act, a bot delay is due, or the game ends.
-
-        Every engine call runs here or in a key handler, on the UI thread, one at a time.
-        """
-        if self._advancing:
-            return
-        self._advancing = True
-        try:
-            self._run()
-        finally:
-            self._advancing = False
-        self.refresh_panels()
-        if self.mode is Mode.OVER:
-            self.app.call_later(self._show_game_over)
-
     def _run(self) -> None:
         s = self.session
         while True:
@@ -233,19 +213,7 @@ class AliBabaScreen(GameScreen):
                     s.bot_act(seat)
             else:
                 s.bot_act(bots[0])
-            self._ready = False
-
-    def _may_act_now(self) -> bool:
-        if self.bot_delay <= 0 or self._ready:
-            return True
-        if self._bot_timer is None:
-            self._bot_timer = self.set_timer(self.bot_delay, self._on_bot_timer)
-        return False
-
-    def _on_bot_timer(self) -> None:
-        self._bot_timer = None
-        self._ready = True
-        self.advance()
+            self._acted()
 
     def _human_apply(self, action: int) -> None:
         if self.mode is not Mode.CHOICE or action not in self.session.human_legal():
@@ -257,11 +225,6 @@ class AliBabaScreen(GameScreen):
         self.tile_actions = {}
         self._tile_keys = {}
         self.advance()
-
-    def _show_game_over(self) -> None:
-        show = getattr(self.app, "show_game_over", None)
-        if callable(show):
-            show()
 
     def game_over_reason(self) -> str:
         view = self.session.view()

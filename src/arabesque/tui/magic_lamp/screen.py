@@ -108,10 +108,6 @@ class MagicLampScreen(GameScreen):
     def __init__(self, session: Session, *, bot_delay: float, window_s: float) -> None:
         super().__init__(session, bot_delay=bot_delay, window_s=window_s)
         self.mode = Mode.WAIT
-        self._advancing = False
-        self._ready = False  # the bot delay has passed: the next bot may act
-        self._bot_timer: Timer | None = None
-        self._next_delay = self.bot_delay
         self._log_seen = 0
         self._notices_seen = 0
         self._choice_key: int | None = None
@@ -179,22 +175,6 @@ class MagicLampScreen(GameScreen):
 
     # -- driving the game ------------------------------------------------------------------
 
-    def advance(self) -> None:
-        """Let bots act until the human must act, a bot delay is due, or the game ends.
-
-        Every engine call runs here or in a key handler, on the UI thread, one at a time.
-        """
-        if self._advancing:
-            return
-        self._advancing = True
-        try:
-            self._run()
-        finally:
-            self._advancing = False
-        self.refresh_panels()
-        if self.mode is Mode.OVER:
-            self.app.call_later(self._show_game_over)
-
     def _run(self) -> None:
         s = self.session
         while True:
@@ -236,33 +216,14 @@ class MagicLampScreen(GameScreen):
     def _phase(self) -> str:
         return str(self.session.state.view(self.session.human, include_log=False)["phase"])
 
-    def _may_act_now(self) -> bool:
-        if self.bot_delay <= 0 or self._ready:
-            return True
+    def _waiting_for_bot(self) -> None:
         self.mode = Mode.WAIT
-        if self._bot_timer is None:
-            self._bot_timer = self.set_timer(self._next_delay, self._on_bot_timer)
-        return False
-
-    def _on_bot_timer(self) -> None:
-        self._bot_timer = None
-        self._ready = True
-        self.advance()
-
-    def _acted(self) -> None:
-        self._ready = False
-        self._next_delay = self.bot_delay
 
     def _human_apply(self, action: int) -> None:
         self.session.apply_human(action)
         self._ready = False
         self.mode = Mode.WAIT
         self.advance()
-
-    def _show_game_over(self) -> None:
-        show = getattr(self.app, "show_game_over", None)
-        if callable(show):
-            show()
 
     def game_over_reason(self) -> str:
         for event in reversed(self.session.view()["log"]):
