@@ -18,6 +18,7 @@ from arabesque.games.ali_baba.components import SET_POINTS, Board, load_tiles
 from arabesque.games.ali_baba.params import AliBabaParams
 from arabesque.games.ali_baba.state import AliBabaState
 from arabesque.sim.runner import play_game
+from tests.driving import drive
 
 SPEC = get_game("ali-baba")
 TILES = load_tiles()
@@ -35,24 +36,6 @@ def heuristic(spec: str = "heuristic", seed: int = 0) -> HeuristicAgent:
     agent = make_agent(spec, "ali-baba", seed=seed)
     assert isinstance(agent, HeuristicAgent)
     return agent
-
-
-def drive(state: AliBabaState, agents: Sequence[Agent], check: Check) -> int:
-    """Play to the end like the runner (simultaneous choices made before any is applied),
-    calling ``check(state, seat, obs, action)`` on every choice first. Returns the steps."""
-    steps = 0
-    while not state.is_over:
-        acting = sorted(state.to_act())
-        choices = []
-        for seat in acting:
-            obs = Observation(state, seat)
-            action = agents[seat].act(obs)
-            check(state, seat, obs, action)
-            choices.append((seat, action))
-        for seat, action in choices:
-            state.apply(seat, action)
-            steps += 1
-    return steps
 
 
 # -- hand-made situations ---------------------------------------------------------------------

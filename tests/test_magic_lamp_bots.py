@@ -4,7 +4,7 @@ and a clear edge over random play. Cards are found by what they are, never by id
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 import pytest
 
@@ -16,6 +16,7 @@ from arabesque.games.magic_lamp.bots import HeuristicAgent, _ChestModel, search_
 from arabesque.games.magic_lamp.components import CHESTS, SORCERER_FROM_BOTTOM, EffectKind
 from arabesque.games.magic_lamp.state import MagicLampState, Phase
 from arabesque.sim.runner import play_game
+from tests.driving import drive
 from tests.scenarios import (
     SPEC,
     default_comp,
@@ -32,26 +33,6 @@ from tests.scenarios import (
 )
 
 Check = Callable[[MagicLampState, int, Observation, int], None]
-
-
-def drive(
-    state: MagicLampState, agents: Sequence[Agent], check: Check, max_steps: int = 100_000
-) -> int:
-    """Play to the end like the runner (simultaneous choices made before any is applied),
-    calling ``check(state, seat, obs, action)`` on every choice first. Returns the steps."""
-    steps = 0
-    while not state.is_over and steps < max_steps:
-        acting = sorted(state.to_act())
-        choices = []
-        for seat in acting:
-            obs = Observation(state, seat)
-            action = agents[seat].act(obs)
-            check(state, seat, obs, action)
-            choices.append((seat, action))
-        for seat, action in choices:
-            state.apply(seat, action)
-            steps += 1
-    return steps
 
 
 def heuristic(spec: str = "heuristic", seed: int = 0) -> HeuristicAgent:
