@@ -307,10 +307,13 @@ def turn(
 
 
 def pending(state: MagicLampState) -> tuple[str, int, list[str]]:
-    """The decision waited for: (kind, player, option texts)."""
-    assert state.decision is not None, f"no decision pending ({state.phase_description()})"
-    kind, player, options, _ = state.decision
-    return kind.name.lower(), player, [state.action_to_str(a) for a in options]
+    """The decision waited for, through the core's decision model: (kind, player, option
+    texts)."""
+    assert state.pending is not None, f"no decision pending ({state.phase_description()})"
+    (player,) = state.to_act()
+    decision = state.decision(player)
+    assert decision is not None
+    return decision.kind_name, player, [state.action_to_str(a) for a in decision.options]
 
 
 def choose(state: MagicLampState, text: str, *, player: int | None = None, kind: str = "") -> None:
@@ -346,8 +349,8 @@ def card_text(card_id: int) -> str:
 
 def card_options(state: MagicLampState) -> set[int]:
     """Card ids among the pending decision's options."""
-    assert state.decision is not None
-    return {a - A.CARD_BASE for a in state.decision[2] if a >= A.CARD_BASE}
+    assert state.pending is not None
+    return {a - A.CARD_BASE for a in state.pending[2] if a >= A.CARD_BASE}
 
 
 def events(state: MagicLampState, kind: str, seat: int | None = None) -> list[dict[str, Any]]:
@@ -381,7 +384,7 @@ def card_locations(state: MagicLampState) -> Counter[int]:
 
 def lamp_locations(state: MagicLampState) -> Counter[int]:
     where: Counter[int] = Counter(state.lamp_deck)
-    decision = state.decision
+    decision = state.pending
     if decision is not None and decision[0].name == "WISH":
         where[decision[3][0]] += 1
     return where

@@ -64,7 +64,7 @@ def test_only_legal_actions_and_no_fallback_over_seeded_games(players: int) -> N
         assert action in state.legal_actions(seat), (
             f"{state.action_to_str(action)!r} is illegal for {seat} ({state.phase_description()})"
         )
-        kind = state.decision[0].name if state.decision else state.phase.name
+        kind = state.pending[0].name if state.pending else state.phase.name
         decisions[kind] = decisions.get(kind, 0) + 1
 
     for game in range(5):

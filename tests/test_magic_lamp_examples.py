@@ -134,11 +134,11 @@ def test_four_five_players_two_3s_and_two_5s_give_two_summoners(n: int) -> None:
     assert state.summoners == [1, 2]
     # The 3 wishes first: player 1 sees the top Lamp card and keeps it ...
     assert pending(state)[:2] == ("wish", 1)
-    assert state.decision is not None and state.decision[3][0] == ward
+    assert state.pending is not None and state.pending[3][0] == ward
     choose(state, "accept", player=1)
     # ... then the 5 wishes on the next card.
     assert pending(state)[:2] == ("wish", 2)
-    assert state.decision is not None and state.decision[3][0] == nxt
+    assert state.pending is not None and state.pending[3][0] == nxt
 
 
 def test_mistaken_rub_opponent_steals_a_card_of_their_choice() -> None:
@@ -508,7 +508,7 @@ def test_my_precious_six_cards_with_a_six_win_the_ring() -> None:
     full_draw(MARGOT, "silver")
     assert state.ring == MARGOT
     assert events(state, "ring")[-1] == {"kind": "ring", "player": MARGOT, "previous": MAYA}
-    if state.decision is not None:
+    if state.pending is not None:
         assert pending(state)[:2] == ("retrieve", MARGOT)
         choose(state, pending(state)[2][0])
     assert score(state, MAYA)["ring"] == 0 and score(state, MARGOT)["ring"] == 5
@@ -518,7 +518,7 @@ def test_my_precious_six_cards_with_a_six_win_the_ring() -> None:
     full_draw(MARGOT, "gold")
     assert state.ring == MARGOT
     assert events(state, "ring")[-1]["previous"] == MARGOT
-    if state.decision is not None:
+    if state.pending is not None:
         choose(state, pending(state)[2][0], player=MARGOT, kind="retrieve")
     after = len(events(state, "retrieve")) + len(events(state, "retrieve_nothing"))
     assert after == retrieves + 1

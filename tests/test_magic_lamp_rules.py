@@ -172,7 +172,10 @@ def test_dice_are_hidden_until_everyone_has_set_them() -> None:
     for seat in (1, 2, None):
         view = state.view(seat)
         assert view["players"][0]["dice"] is None
-        assert view["players"][0]["dice_set"] == 1
+        # Even that player 0 has set a die is secret until the reveal: an early answer could
+        # tell the others something, and a determinized copy takes it back.
+        assert view["players"][0]["dice_set"] is None
+        assert 0 in view["to_act"]
     assert state.view(0)["players"][0]["dice"] == [{"chest": "gold", "face": 6}]
     assert events(state, "die_set") == [{"kind": "die_set", "player": 0}]
     act(state, 1, "set bronze 2")
@@ -215,8 +218,8 @@ def _recounted_to_act(state: MagicLampState) -> frozenset[int]:
     if state.phase is Phase.RACE:
         return frozenset(p for p in range(state.num_players) if state.rub[p] == UNDECIDED)
     if state.phase is Phase.RESOLVE:
-        assert state.decision is not None
-        return frozenset({state.decision[1]})
+        assert state.pending is not None
+        return frozenset({state.pending[1]})
     return frozenset()
 
 
@@ -230,8 +233,12 @@ def test_to_act_always_matches_the_dice_and_race_answers(n: int) -> None:
         while not state.is_over:
             assert state.to_act() == _recounted_to_act(state)
             seat = rng.choice(sorted(state.to_act()))
-            for copy in (state.clone(), state.determinize(seat, random.Random(seed))):
-                assert copy.to_act() == _recounted_to_act(copy) == state.to_act()
+            clone = state.clone()
+            assert clone.to_act() == _recounted_to_act(clone) == state.to_act()
+            # A determinized copy takes back the other seats' secret answers: it waits for
+            # every seat its seat cannot see finished.
+            copy = state.determinize(seat, random.Random(seed))
+            assert copy.to_act() == _recounted_to_act(copy) == state.to_act_seen_by(seat)
             state.apply(seat, rng.choice(state.legal_actions(seat)))
         assert state.to_act() == frozenset()
 
@@ -247,8 +254,11 @@ def test_every_player_answers_the_race() -> None:
     assert state.to_act() == frozenset({0, 1, 2})
     assert len(state.legal_actions(2)) == A.RUB_BUCKETS + 1
     act(state, 0, "rub 400ms")
-    assert state.view(1)["players"][0]["race"] == "answered"
+    # Whether player 0 answered is secret too: a quick answer would betray a rub.
+    assert state.view(1)["players"][0]["race"] == "hidden"
+    assert state.view(1)["to_act"] == [0, 1, 2]
     assert state.view(0)["players"][0]["race"] == 400
+    assert state.view(0)["to_act"] == [1, 2]
     assert state.race_result is None
     act(state, 1, "rub 390ms")
     act(state, 2, "no-rub")
@@ -324,7 +334,9 @@ def test_wish_accepted_first_card_goes_under_the_pile() -> None:
     comp = default_comp()
     ward = lamp_card(comp, "ward")
     state = wish_game([ward])
-    assert state.view(1)["decision"]["lamp"]["id"] == ward
+    # Everyone sees the card drawn; the summoner sees it with their choice.
+    assert state.view(1)["pending"]["lamp"]["id"] == ward
+    assert state.view(0)["decision"]["context"]["lamp"]["id"] == ward
     choose(state, "accept")
     assert state.lamp_deck[0] == ward
     assert state.lamp_known == 1
@@ -343,7 +355,7 @@ def test_wish_rejected_twice_third_card_is_forced() -> None:
     state = wish_game([first, second, ward])
     choose(state, "reject", player=0)
     assert pending(state)[:2] == ("wish", 0)
-    assert state.decision is not None and state.decision[3] == (second, 2)
+    assert state.pending is not None and state.pending[3] == (second, 2)
     choose(state, "reject", player=0)
     # Third wish: no choice left, the card applies by itself.
     assert state.lamp_deck[:3] == [ward, second, first]
@@ -359,8 +371,12 @@ def test_wish_options_are_accept_and_reject_only_to_the_summoner() -> None:
     comp = default_comp()
     state = wish_game([lamp_card(comp, "ward")])
     assert pending(state) == ("wish", 0, ["accept", "reject"])
-    assert "options" in state.view(0)["decision"]
-    assert "options" not in state.view(1)["decision"]
+    mine = state.view(0)["decision"]
+    assert [o["text"] for o in mine["options"]] == ["accept", "reject"]
+    assert mine["kind"] == "wish" and mine["default"] == A.ACCEPT
+    assert state.view(1)["decision"] is None
+    assert state.view(1)["pending"]["kind"] == "wish"
+    assert state.view(1)["pending"]["player"] == 0
     with pytest.raises(NotYourTurnError):
         act(state, 1, "accept")
 

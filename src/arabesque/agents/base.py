@@ -1,9 +1,11 @@
 """The agent contract. An agent sees only what its seat may know.
 
-Agents receive an ``Observation``: their seat, the seat's view (built lazily through
-``GameState.view``, the one authority on hidden information), the legal actions, and
-``determinize(rng)`` for search-based bots — a copy with everything the seat cannot see
-re-sampled and a fresh RNG. Agents must not reach into the real state.
+Agents receive an ``Observation``: their seat, the legal actions, the seat's decision (the
+core's decision model: kind, prompt, labelled options), the seat's view and observation
+tensor (built lazily through the game's observer, the one authority on hidden information),
+the game's params and public static data (components, board geometry), and
+``determinize(rng)`` for search-based bots — a copy holding nothing the seat cannot know.
+Agents must not reach into the real state.
 """
 
 from __future__ import annotations
@@ -13,17 +15,20 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
 
-from arabesque.core.game import GameState
+from arabesque.core.decision import Decision
+from arabesque.core.game import GameState, Params
+from arabesque.core.observer import FloatArray
 
 
 class Observation:
     """What an agent may use to choose an action for ``seat``."""
 
-    __slots__ = ("_state", "_view", "legal", "seat")
+    __slots__ = ("_decision", "_state", "_view", "legal", "seat")
 
     def __init__(self, state: GameState, seat: int) -> None:
         self._state = state
         self._view: dict[str, Any] | None = None
+        self._decision: Decision | None = None
         self.seat = seat
         self.legal: Sequence[int] = state.legal_actions(seat)
 
@@ -32,6 +37,33 @@ class Observation:
         if self._view is None:
             self._view = self._state.view(self.seat, include_log=False)
         return self._view
+
+    @property
+    def decision(self) -> Decision:
+        """What the seat decides now (its options are ``legal``)."""
+        if self._decision is None:
+            decision = self._state.decision(self.seat)
+            if decision is None:
+                raise ValueError(f"seat {self.seat} has nothing to decide now")
+            self._decision = decision
+        return self._decision
+
+    def observation(self) -> FloatArray:
+        """The seat's observation tensor (``spec.observation_shape(params)``)."""
+        return self._state.observation(self.seat)
+
+    @property
+    def params(self) -> Params:
+        return self._state.params
+
+    @property
+    def public(self) -> Any:
+        """The game's public static data: its components, board geometry..."""
+        return self._state.public_data()
+
+    @property
+    def version(self) -> int:
+        return self._state.version
 
     @property
     def game_id(self) -> str:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator
+from enum import IntEnum
 from typing import Any
 
-from arabesque.core.errors import ArabesqueError
+from arabesque.core.errors import ArabesqueError, StaleStateError
 from arabesque.core.game import GameSpec, GameState, Params
 from arabesque.core.records import GameRecord
 
@@ -130,16 +131,140 @@ def check_mask(state: GameState) -> None:
 def check_views_hide(state: GameState, rng: random.Random, samples: int = 3) -> None:
     """Two states that differ only in what seat P cannot see give P identical views.
 
-    ``determinize(P)`` re-samples exactly what P cannot see, so P's view must not change;
-    if it does, the view shows something P should not know.
+    ``determinize(P)`` re-samples exactly what P cannot see, so P's view (and decision)
+    must not change; if it does, the view shows something P should not know.
     """
     for seat in range(state.num_players):
-        expected = state.view(seat)
+        expected = state.view(seat, include_log=False)
         for _ in range(samples):
             other = state.determinize(seat, rng)
-            assert other.view(seat) == expected, (
-                f"seat {seat}'s view changed under determinization: it leaks hidden state"
-            )
+            got = other.view(seat, include_log=False)
+            if got != expected:
+                keys = expected.keys() | got.keys()
+                diff = sorted(k for k in keys if got.get(k) != expected.get(k))
+                raise AssertionError(
+                    f"seat {seat}'s view changed under determinization (keys {diff}): "
+                    "it leaks hidden state"
+                )
+
+
+def position_key(state: GameState) -> Any:
+    """The state's fingerprint without its seed, RNG state, version, history and log: what
+    the position is, not how it came about."""
+    probe = state._copy(False)
+    probe.seed = 0
+    probe.version = 0
+    probe.rng = random.Random(0)
+    return probe.fingerprint()
+
+
+def check_determinize_honest(state: GameState, rng: random.Random) -> None:
+    """A determinized copy holds nothing its seat cannot know: not the real seed, setup,
+    history or log; it makes no record; it does not log as it plays; and it is at the same
+    version as the game."""
+    for seat in range(state.num_players):
+        copy = state.determinize(seat, rng)
+        assert copy.determinized and not copy.logging
+        assert copy.history == [] and copy.events == [], "a determinized copy keeps the past"
+        assert copy.seed != state.seed, "a determinized copy keeps the real seed"
+        assert copy.rng is not state.rng
+        assert copy.version == state.version
+        assert copy.arrangement() != state.arrangement() or not state.arrangement(), (
+            "a determinized copy keeps the real setup"
+        )
+        try:
+            copy.record()
+        except ArabesqueError:
+            pass
+        else:
+            raise AssertionError("a determinized copy made a record")
+        if not copy.is_over:
+            random_step(copy, rng)
+        assert copy.events == [] and copy.history == [], "a determinized copy logged its play"
+
+
+def check_determinizations_vary(state: GameState, rng: random.Random, samples: int = 6) -> bool:
+    """Whether some seat's determinizations of ``state`` differ from each other (what the
+    seat cannot see is really re-sampled). Returns the answer; callers assert it where the
+    game is known to hide something (e.g. its first state)."""
+    for seat in range(state.num_players):
+        keys = {position_key(state.determinize(seat, rng)) for _ in range(samples)}
+        if len(keys) > 1:
+            return True
+    return False
+
+
+def check_search_copy(state: GameState, rng: random.Random) -> None:
+    """A search copy is the same position without history or log, logs nothing as it
+    plays, and leaves the original untouched."""
+    before = state.fingerprint()
+    copy = state.search_copy()
+    assert position_key(copy) == position_key(state), "a search copy is another position"
+    assert copy.version == state.version
+    assert copy.history == [] and copy.events == [] and not copy.logging
+    steps = 0
+    while not copy.is_over and steps < 40:
+        random_step(copy, rng)
+        steps += 1
+    assert copy.events == [], "a search copy logged its play"
+    assert state.fingerprint() == before, "playing a search copy changed the original"
+
+
+def check_decisions(state: GameState) -> None:
+    """``decision(seat)`` agrees with ``to_act``/``legal_actions``, and every view carries
+    the seat's decision in the shared shape."""
+    acting = state.to_act()
+    for seat in range(state.num_players):
+        decision = state.decision(seat)
+        view = state.view(seat, include_log=False)
+        if seat not in acting:
+            assert decision is None, f"seat {seat} is not to act but has a decision"
+            assert view["decision"] is None
+            assert state.default_action(seat) is None
+            continue
+        assert decision is not None, f"seat {seat} is to act but has no decision"
+        assert decision.seat == seat
+        assert isinstance(decision.kind, IntEnum), "a decision kind comes from the game's enum"
+        assert list(decision.options) == list(state.legal_actions(seat)), (
+            f"seat {seat}: decision options {decision.options} != legal actions"
+        )
+        assert len(decision.labels) == len(decision.options)
+        assert all(isinstance(label, str) and label for label in decision.labels)
+        assert decision.prompt, "a decision without a prompt"
+        assert decision.default in decision.options
+        assert state.default_action(seat) == decision.default
+        assert set(decision.optional) <= set(decision.options)
+        shown = view["decision"]
+        assert shown is not None and shown["kind"] == decision.kind_name
+        assert [o["action"] for o in shown["options"]] == list(decision.options)
+        assert [o["label"] for o in shown["options"]] == list(decision.labels)
+        assert [o["text"] for o in shown["options"]] == [
+            state.action_to_str(a) for a in decision.options
+        ]
+        json.dumps(shown)
+    for spectator in (None,):
+        assert state.view(spectator, include_log=False)["decision"] is None
+
+
+def check_versions(state: GameState, rng: random.Random) -> None:
+    """Every applied action raises the version by one; a stale version is refused with
+    the state unchanged."""
+    if state.is_over:
+        return
+    copy = state.clone()
+    before = copy.fingerprint()
+    player = min(copy.to_act())
+    action = copy.legal_actions(player)[0]
+    try:
+        copy.apply(player, action, version=copy.version - 1)
+    except StaleStateError:
+        pass
+    else:
+        raise AssertionError("a stale version was accepted")
+    assert copy.fingerprint() == before, "a refused stale action changed the state"
+    version = copy.version
+    copy.apply(player, action, version=version)
+    assert copy.version == version + 1
 
 
 def check_determinize_playable(state: GameState, rng: random.Random) -> None:
@@ -206,10 +331,19 @@ def run_conformance(
     for seed in seeds:
         rng = random.Random(seed * 7919 + 1)
         final: GameState | None = None
+        first = spec.new_game(params, seed=seed)
+        if spec.hidden_information:
+            assert check_determinizations_vary(first, rng), (
+                "determinizing the first state never changed anything hidden"
+            )
         for state in iter_states(spec, params, seed, every=every):
             check_mask(state)
+            check_decisions(state)
             check_json_views(state)
             check_views_hide(state, rng, samples=1)
+            check_determinize_honest(state, rng)
+            check_search_copy(state, rng)
+            check_versions(state, rng)
             check_clone_independence(state, rng)
             check_bad_actions_unchanged(state, rng)
             checked += 1

@@ -24,6 +24,10 @@ class NotYourTurnError(IllegalActionError):
     """The player is not among those who may act now."""
 
 
+class StaleStateError(IllegalActionError):
+    """The action was chosen on a state version the game has since moved past."""
+
+
 class GameOverError(IllegalActionError):
     """The game has ended; no action is accepted."""
 

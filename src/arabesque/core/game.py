@@ -14,14 +14,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self, TypeVar
 
+from arabesque.core.decision import Decision
 from arabesque.core.errors import (
     GameOverError,
     IllegalActionError,
     InvalidActionError,
     NotYourTurnError,
     ParamsError,
+    RecordError,
+    StaleStateError,
 )
 from arabesque.core.events import Event
+from arabesque.core.observer import FloatArray, Observer
 from arabesque.core.scoring import Score, rank_scores
 
 P = TypeVar("P", bound="Params")
@@ -74,6 +78,8 @@ class GameSpec:
     #: The game's printed components as JSON-ready data, from an optional data file path
     #: (``arabesque cards``); None for a game without an id table.
     catalog: Callable[[str | None], dict[str, Any]] | None = None
+    #: The game's observer class (views, tensors, text); one instance per params.
+    observer_type: type[Observer[Any]] | None = None
 
     def make_params(self, **options: Any) -> Params:
         """Build and validate params; unknown or bad options raise ``ParamsError``."""
@@ -104,6 +110,20 @@ class GameSpec:
         """An upper bound on the number of applied actions in one game."""
         return self.state_type.max_game_length(params)
 
+    def observer(self, params: Params) -> Observer[Any]:
+        """The game's observer for these params (built once, then shared)."""
+        key = (self.id, params)
+        found = _OBSERVERS.get(key)
+        if found is None:
+            if self.observer_type is None:
+                raise NotImplementedError(f"{self.id} has no observer")
+            found = _OBSERVERS[key] = self.observer_type(params)
+        return found
+
+    def observation_shape(self, params: Params) -> tuple[int, ...]:
+        """The fixed shape of ``state.observation(seat)`` for these params."""
+        return self.observer(params).shape
+
     def new_game(
         self, params: Params, seed: int | None = None, arrangement: Mapping[str, Any] | None = None
     ) -> GameState:
@@ -114,6 +134,21 @@ class GameSpec:
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         return self.state_type.initial(params, seed, arrangement)
+
+
+#: Observers per (game id, params); params are frozen and hashable.
+_OBSERVERS: dict[tuple[str, Params], Observer[Any]] = {}
+
+
+def _check_seat(seat: object, num_players: int, spectator: bool = False) -> None:
+    """Raise ``InvalidActionError`` unless ``seat`` is a seat number (or None when a
+    spectator is allowed)."""
+    if seat is None and spectator:
+        return
+    if type(seat) is int and 0 <= seat < num_players:
+        return
+    who = "a seat number or None (a spectator)" if spectator else "a seat number"
+    raise InvalidActionError(f"no seat {seat!r}; expected {who} in 0..{num_players - 1}")
 
 
 class GameState(ABC):
@@ -130,6 +165,15 @@ class GameState(ABC):
     rng: random.Random
     history: list[tuple[int, int]]
     events: list[Event]
+    #: Rises by one with every applied action (a server compares it with what a client saw).
+    version: int = 0
+    #: Whether the rules record events; search and simulation copies switch it off.
+    logging: bool = True
+    #: Whether applied actions are kept in ``history`` (records need it; search does not).
+    recording: bool = True
+    #: Set on determinized copies: their seed, setup and history are not the real game's,
+    #: so they make no record.
+    determinized: bool = False
 
     # -- construction -------------------------------------------------------------------
 
@@ -178,6 +222,12 @@ class GameState(ABC):
     def to_act(self) -> frozenset[int]:
         """Seats that may act now: one, several in a simultaneous phase, none at the end."""
 
+    def to_act_seen_by(self, seat: int | None) -> frozenset[int]:
+        """``to_act`` as ``seat`` may know it. In a secret simultaneous phase, whether another
+        seat has already committed is hidden (an early answer in a race would give it away),
+        so a game lists every seat of the phase that ``seat`` cannot see finished."""
+        return self.to_act()
+
     @abstractmethod
     def legal_actions(self, player: int) -> Sequence[int]:
         """Legal actions of ``player`` now, ascending; empty when the player may not act."""
@@ -186,8 +236,16 @@ class GameState(ABC):
     def _apply(self, player: int, action: int) -> None:
         """Carry out a checked, legal action. Must not raise."""
 
-    def apply(self, player: int, action: int) -> None:
-        """Apply ``player``'s ``action``; a bad one raises and leaves the state unchanged."""
+    def apply(self, player: int, action: int, version: int | None = None) -> None:
+        """Apply ``player``'s ``action``; a bad one raises and leaves the state unchanged.
+
+        ``version``, when given, is the state version the caller decided on; a state that
+        has moved on since refuses the action with ``StaleStateError``."""
+        if version is not None and version != self.version:
+            raise StaleStateError(
+                f"the action was chosen at state version {version!r}, but the game is at "
+                f"version {self.version}; look at the game again"
+            )
         # ``type(x) is int`` is the common case and settles both checks at once; anything
         # else (bool, other types, int subclasses) takes the full isinstance test.
         if type(action) is not int and (isinstance(action, bool) or not isinstance(action, int)):
@@ -218,7 +276,9 @@ class GameState(ABC):
                 f"({self.phase_description()}); legal: {quoted}{more}"
             )
         self._apply(player, action)
-        self.history.append((player, action))
+        if self.recording:
+            self.history.append((player, action))
+        self.version += 1
 
     def legal_mask(self, player: int) -> list[bool]:
         """The legal actions of ``player`` as a mask over the whole action space (for RL)."""
@@ -231,6 +291,25 @@ class GameState(ABC):
     def phase_description(self) -> str:
         """A short human description of what the game waits for now."""
 
+    # -- decisions ----------------------------------------------------------------------
+
+    def decision(self, seat: int) -> Decision | None:
+        """What ``seat`` has to decide now, or None when it has nothing to decide. Its
+        options are exactly ``legal_actions(seat)``, in the same order."""
+        _check_seat(seat, self.num_players)
+        if seat not in self.to_act():
+            return None
+        return self._decision(seat)
+
+    @abstractmethod
+    def _decision(self, seat: int) -> Decision:
+        """The decision of ``seat``, which is among ``to_act()``."""
+
+    def default_action(self, seat: int) -> int | None:
+        """The action a seat whose time runs out gets (None when it has nothing to decide)."""
+        decision = self.decision(seat)
+        return None if decision is None else decision.default
+
     # -- actions as text ----------------------------------------------------------------
 
     @abstractmethod
@@ -242,29 +321,56 @@ class GameState(ABC):
         """Inverse of ``action_to_str``; raises ``InvalidActionError`` on unknown text."""
 
     # -- information --------------------------------------------------------------------
+    #
+    # The game's observer is the one authority on hidden information: every view, tensor,
+    # text, log and decision a seat receives comes through these methods.
 
-    @abstractmethod
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """Everything ``seat`` may know, without the log (``None`` = spectator)."""
+    @property
+    def observer(self) -> Observer[Any]:
+        return self.spec.observer(self.params)
 
     def view(self, seat: int | None, include_log: bool = True) -> dict[str, Any]:
-        """A JSON-ready dict of exactly what ``seat`` may know, with its filtered event log.
-
-        This is the one authority on hidden information: every front end, bot and RL
-        observation goes through it.
-        """
-        if seat is not None and not (
-            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.num_players
-        ):
-            raise InvalidActionError(f"no seat {seat!r}; seats are 0..{self.num_players - 1}")
-        data = self._view(seat)
+        """A JSON-ready dict of exactly what ``seat`` may know (``None`` = a spectator): the
+        game's view, the seat's current decision, and (unless ``include_log`` is false) its
+        filtered event log. A view without the log costs the same late in a game as early;
+        a client follows the log with ``log_since``."""
+        _check_seat(seat, self.num_players, spectator=True)
+        data = self.observer.view(self, seat)
         data["game"] = self.spec.id
         data["seat"] = seat
-        data["to_act"] = sorted(self.to_act())
+        data["version"] = self.version
+        acting = self.to_act()
+        data["to_act"] = sorted(self.to_act_seen_by(seat))
         data["is_over"] = self.is_over
+        decision = None if seat is None or seat not in acting else self._decision(seat)
+        data["decision"] = (
+            None
+            if decision is None
+            else decision.to_json([self.action_to_str(a) for a in decision.options])
+        )
         if include_log:
             data["log"] = [e.to_json() for e in self.events if e.visible_for(seat)]
         return data
+
+    def observation(self, seat: int | None) -> FloatArray:
+        """``seat``'s observation as a float32 vector of ``spec.observation_shape(params)``."""
+        _check_seat(seat, self.num_players, spectator=True)
+        return self.observer.tensor(self, seat)
+
+    def render_text(self, seat: int | None) -> str:
+        """A short plain-text rendering of what ``seat`` may know."""
+        _check_seat(seat, self.num_players, spectator=True)
+        return self.observer.text(self, seat)
+
+    def log_since(self, seat: int | None, start: int = 0) -> tuple[list[dict[str, Any]], int]:
+        """The events ``seat`` may see from raw event index ``start`` on, and the index to
+        ask from next time (a client's incremental log)."""
+        _check_seat(seat, self.num_players, spectator=True)
+        if type(start) is not int or start < 0:
+            raise InvalidActionError(f"a log index is a non-negative integer, got {start!r}")
+        events = self.events
+        end = len(events)
+        return [events[i].to_json() for i in range(start, end) if events[i].visible_for(seat)], end
 
     def log_for(self, seat: int | None, start: int = 0) -> list[tuple[int, dict[str, Any]]]:
         """(index, event) pairs visible to ``seat`` from raw event index ``start`` on."""
@@ -275,18 +381,54 @@ class GameState(ABC):
         ]
 
     def log(self, kind: str, visible_to: frozenset[int] | None = None, **data: Any) -> None:
-        self.events.append(Event(kind, data, visible_to))
+        if self.logging:
+            self.events.append(Event(kind, data, visible_to))
+
+    def public_data(self) -> Any:
+        """The game's public static data (its components, board geometry...), as bots may
+        read it; never anything hidden."""
+        return None
 
     # -- copies -------------------------------------------------------------------------
 
     @abstractmethod
+    def _copy(self, full: bool) -> Self:
+        """A copy of the game's data. ``full``: also the RNG state, history and events (an
+        exact copy); otherwise the copy's ``history`` and ``events`` are empty lists and its
+        ``rng`` is left for the caller to set."""
+
     def clone(self) -> Self:
         """An independent exact copy (its own RNG in the same state)."""
+        return self._copy(True)
+
+    def search_copy(self) -> Self:
+        """A cheap copy for search and simulation: the same position with no event log, no
+        history, logging off, and its own RNG seeded from the copy's seed and version (no
+        copy of the RNG's state, which is most of the cost of ``clone``). Its chance events
+        differ from the real game's."""
+        new = self._copy(False)
+        new.logging = new.recording = False
+        new.rng = random.Random(hash((self.seed, self.version)))
+        return new
+
+    def determinize(self, player: int, rng: random.Random) -> Self:
+        """A search copy holding nothing ``player`` cannot know: what the seat cannot see is
+        re-sampled consistently with what it has seen, other seats' committed but unrevealed
+        simultaneous choices are taken back (those seats are to act again), and the seed,
+        setup, history and log are not the real game's. Randomness comes from ``rng``."""
+        _check_seat(player, self.num_players)
+        new = self._copy(False)
+        new.logging = new.recording = False
+        new.determinized = True
+        new.seed = rng.getrandbits(63)
+        new.rng = random.Random(new.seed)
+        new._resample(player, rng)
+        return new
 
     @abstractmethod
-    def determinize(self, player: int, rng: random.Random) -> Self:
-        """A copy where everything ``player`` cannot see is re-sampled consistently with what
-        ``player`` has seen. The copy's RNG is fresh (drawn from ``rng``), never the game's."""
+    def _resample(self, player: int, rng: random.Random) -> None:
+        """On a fresh non-exact copy: re-sample what ``player`` cannot see, un-commit other
+        seats' unrevealed simultaneous choices, and forget the real setup."""
 
     @abstractmethod
     def fingerprint(self) -> Any:
@@ -314,6 +456,9 @@ class GameState(ABC):
 
     def record(self, **metadata: Any) -> Any:
         from arabesque.core.records import GameRecord
+
+        if self.determinized:
+            raise RecordError("a determinized copy is not the real game and makes no record")
 
         return GameRecord.from_state(self, metadata=metadata)
 

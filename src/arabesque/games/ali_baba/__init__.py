@@ -3,6 +3,7 @@
 from arabesque.core.game import GameSpec
 from arabesque.core.registry import register
 from arabesque.games.ali_baba.components import catalog
+from arabesque.games.ali_baba.observer import AliBabaObserver
 from arabesque.games.ali_baba.params import AliBabaParams
 from arabesque.games.ali_baba.state import AliBabaState
 
@@ -21,6 +22,7 @@ SPEC = register(
         description="Take treasure tiles from a pyramid in the cave, flip what they uncover, "
         "and use their colours' magic to score, steal and forbid.",
         catalog=catalog,
+        observer_type=AliBabaObserver,
     )
 )
 AliBabaState.spec = SPEC

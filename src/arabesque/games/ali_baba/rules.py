@@ -447,21 +447,31 @@ def apply_action(s: AliBabaState, seat: int, action: int) -> None:
 
 
 def resample_hidden(s: AliBabaState, seat: int, rng: random.Random) -> None:
-    """Re-deal what ``seat`` cannot see: the face-down board tiles and the tiles in the box
-    (unknown to everyone), and the tiles other opponents chose to show but have not revealed.
-    Every collected tile was face up when taken, so screens hide nothing from a player who
-    watched (R1)."""
-    s.rng = random.Random(rng.randrange(2**63))
+    """On a determinized copy, re-deal what ``seat`` cannot see: the face-down board tiles
+    and the tiles in the box (unknown to everyone). Every collected tile was face up when
+    taken, so screens hide nothing from a player who watched (R1). Other opponents' show
+    choices not yet revealed are taken back, not guessed: they are to choose again. The
+    real setup is forgotten."""
+    s.start = {}
     hidden_places = [p for p, t in enumerate(s.cell) if t != EMPTY and s.cover[p] > 0]
-    pool = [s.cell[p] for p in hidden_places] + s.box
-    rng.shuffle(pool)
-    for place, t in zip(hidden_places, pool, strict=False):
-        s.cell[place] = t
-        s.place_of[t] = place
-    s.box = pool[len(hidden_places) :]
+    if hidden_places or s.box:
+        pool = [s.cell[p] for p in hidden_places] + s.box
+        rng.shuffle(pool)
+        for place, t in zip(hidden_places, pool, strict=False):
+            s.cell[place] = t
+            s.place_of[t] = place
+        s.box = pool[len(hidden_places) :]
+        for t in s.box:
+            s.place_of[t] = EMPTY
     if s.phase is Phase.SHOW:
+        base = A.SHOW * s.space.n
         shows = list(s.shows)
+        options = dict(s.show_options)
         for p, t in enumerate(shows):
+            # A lone tile is shown without a choice (R10); only real choices are taken back.
             if t != NOT_SHOWN and p != seat and len(s.hands[p]) > 1:
-                shows[p] = rng.choice(s.hands[p])
+                shows[p] = NOT_SHOWN
+                options[p] = tuple(base + t for t in sorted(s.hands[p]))
         s.shows = shows
+        s.show_options = options
+        s.actors = frozenset(options)

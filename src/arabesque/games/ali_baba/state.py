@@ -10,8 +10,9 @@ import random
 from collections.abc import Mapping, Sequence
 from copy import deepcopy
 from enum import IntEnum
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
+from arabesque.core.decision import Decision as CoreDecision
 from arabesque.core.errors import ParamsError
 from arabesque.core.game import GameState, Params
 from arabesque.core.scoring import Score, rank_scores
@@ -30,6 +31,23 @@ class Phase(IntEnum):
     SHOW = 3  # yellow effect: opponents secretly choose the tile they show
     STEAL = 4  # yellow effect: the active player takes one of the shown tiles
     OVER = 5
+
+
+class DecisionKind(IntEnum):
+    TAKE = 0  # step 1: take a face-up tile
+    LAMP = 1  # Aladdin's lamp variant: keep the lamp or swap it for a set-aside tile
+    ALSO_TAKE = 2  # green effect: also take an adjacent face-up tile, or pass
+    FORBID = 3  # white effect: forbid a kind or a colour to the others, or pass
+    YELLOW = 4  # yellow effect: make the opponents show a tile, or pass
+    SHOW = 5  # yellow effect: an opponent secretly chooses the tile they show
+    STEAL = 6  # yellow effect: the active player takes one of the shown tiles
+
+
+class PublicData(NamedTuple):
+    """What everyone knows before the game starts: the tile set and the board's geometry."""
+
+    tiles: Tiles
+    board: Board
 
 
 NO_OPTIONS: tuple[int, ...] = ()
@@ -127,6 +145,16 @@ class AliBabaState(GameState):
     def to_act(self) -> frozenset[int]:
         return self.actors
 
+    def to_act_seen_by(self, seat: int | None) -> frozenset[int]:
+        if self.phase is Phase.SHOW:
+            # Which opponents have already chosen the tile they show is secret until all
+            # have: every opponent with a real choice is shown as still choosing.
+            choosing = {p for p, hand in enumerate(self.hands) if p != self.current and len(hand) > 1}
+            if seat is not None and seat not in self.actors:
+                choosing.discard(seat)
+            return frozenset(choosing)
+        return self.actors
+
     def legal_actions(self, player: int) -> Sequence[int]:
         if player not in self.actors:
             return NO_OPTIONS
@@ -159,22 +187,29 @@ class AliBabaState(GameState):
     def parse_action(self, text: str) -> int:
         return self.space.parse(text)
 
-    # -- information --------------------------------------------------------------------
+    # -- decisions and information ------------------------------------------------------
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        from arabesque.games.ali_baba.view import build_view
+    def _decision(self, seat: int) -> CoreDecision:
+        from arabesque.games.ali_baba.decisions import decision_for
 
-        return build_view(self, seat)
+        return decision_for(self, seat)
+
+    def public_data(self) -> PublicData:
+        return PublicData(self.tiles, self.board)
 
     # -- copies -------------------------------------------------------------------------
 
-    def clone(self) -> Self:
+    def _copy(self, full: bool) -> Self:
         new = self.__class__.__new__(self.__class__)
         new.__dict__.update(self.__dict__)  # immutable and shared fields
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new.history = list(self.history)
-        new.events = list(self.events)  # events are immutable
+        if full:
+            new.rng = random.Random()
+            new.rng.setstate(self.rng.getstate())
+            new.history = list(self.history)
+            new.events = list(self.events)  # events are immutable
+        else:
+            new.history = []
+            new.events = []
         new.cell = list(self.cell)
         new.cover = list(self.cover)
         new.place_of = list(self.place_of)
@@ -188,17 +223,16 @@ class AliBabaState(GameState):
         new.show_options = dict(self.show_options)
         return new
 
-    def determinize(self, player: int, rng: random.Random) -> Self:
+    def _resample(self, player: int, rng: random.Random) -> None:
         from arabesque.games.ali_baba.rules import resample_hidden
 
-        copy = self.clone()
-        resample_hidden(copy, player, rng)
-        return copy
+        resample_hidden(self, player, rng)
 
     def fingerprint(self) -> Any:
         return (
             self.params,
             self.seed,
+            self.version,
             self.rng.getstate(),
             tuple(self.history),
             tuple(self.events),

@@ -3,6 +3,7 @@
 from arabesque.core.game import GameSpec
 from arabesque.core.registry import register
 from arabesque.games.magic_lamp.components import catalog
+from arabesque.games.magic_lamp.observer import MagicLampObserver
 from arabesque.games.magic_lamp.params import MagicLampParams
 from arabesque.games.magic_lamp.state import MagicLampState
 
@@ -21,6 +22,7 @@ SPEC = register(
         description="Secret dice on three chests, a real-time race to rub the lamp, and a "
         "push-your-luck search among scorpions.",
         catalog=catalog,
+        observer_type=MagicLampObserver,
     )
 )
 MagicLampState.spec = SPEC

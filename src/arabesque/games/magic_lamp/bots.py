@@ -18,15 +18,14 @@ Its model of the game, in short:
   the expected value of the wishes still to come.
 
 The components themselves (which cards each chest starts with) are public, being the box's
-contents; the bot reads them from a determinized copy, which is all of the game an agent may
-see besides its view.
+contents; the bot reads them from its observation's public data. It decides on the kind of
+its seat's decision (the core's decision model) and reads the rest from its view.
 """
 
 from __future__ import annotations
 
 import math
-import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,7 +49,6 @@ from arabesque.games.magic_lamp.rules import (
     RING_FACE,
     chest_drawer,
 )
-from arabesque.games.magic_lamp.state import MagicLampState
 
 #: Chance of keeping a stone majority by lead (mine minus the best rival), early in the game.
 #: Leads are fragile while many cards remain: a lead of one is often lost.
@@ -497,22 +495,21 @@ class HeuristicAgent(Agent):
 
     # -- plumbing ---------------------------------------------------------------------------
 
-    def _components(self, obs: Observation, view: dict[str, Any]) -> Components:
-        # The box's contents are public; a determinized copy carries them. A private RNG keeps
-        # the bot's own random stream independent of this look-up.
-        if self._comp is None or (view["turn"] == 1 and view["phase"] == "setting"):
-            copy = obs.determinize(random.Random(0))
-            assert isinstance(copy, MagicLampState)
-            self._comp = copy.comp
-            self._kinds = _kinds(copy.comp)
-        return self._comp
+    def _components(self, obs: Observation) -> Components:
+        # The box's contents are public static data of the game.
+        comp = obs.public
+        assert isinstance(comp, Components)
+        if comp is not self._comp:
+            self._comp = comp
+            self._kinds = _kinds(comp)
+        return comp
 
     def act(self, obs: Observation) -> int:
         legal = obs.legal
         if len(legal) == 1:
             return legal[0]
         view = obs.view
-        comp = self._components(obs, view)
+        comp = self._components(obs)
         choice = self._decide(obs, view, comp)
         if choice not in legal:
             # A defensive fallback: the heuristics only name options they were offered.
@@ -524,21 +521,21 @@ class HeuristicAgent(Agent):
         return self.rng.choice(list(legal))
 
     def _decide(self, obs: Observation, view: dict[str, Any], comp: Components) -> int:
-        phase = view["phase"]
         legal = obs.legal
-        if phase == "setting":
+        decision = obs.decision
+        kind = decision.kind_name
+        if kind == "set_die":
             return self._set_die(obs, view, comp)
-        if phase == "race":
+        if kind == "race":
             return self._race(obs, view)
-        decision = view["decision"]
-        kind = decision["kind"] if decision else ""
         board = _Board(view, comp, obs.seat, self.rival_weight, self._kinds, self.set_hope)
         if kind == "draw":
             return self._draw(view, comp, board)
         if kind == "wish":
-            return self._wish(view, comp, board, decision)
+            assert decision.context is not None
+            return self._wish(view, comp, board, decision.context)
         if kind in ("effect_card", "angry_steal"):
-            return self._take_card(board, legal, view, decision)
+            return self._take_card(board, legal)
         if kind == "angry_target":
             return self._angry_target(board, legal)
         if kind == "retrieve":
@@ -775,10 +772,10 @@ class HeuristicAgent(Agent):
     # -- wishes -----------------------------------------------------------------------------
 
     def _wish(
-        self, view: dict[str, Any], comp: Components, board: _Board, decision: dict[str, Any]
+        self, view: dict[str, Any], comp: Components, board: _Board, context: Mapping[str, Any]
     ) -> int:
-        lamp = decision["lamp"]
-        wish = int(decision["wish"])
+        lamp = context["lamp"]
+        wish = int(context["wish"])
         value = self._lamp_value(view, comp, board, lamp)
         # What the wishes still to come are worth: the next card is one of the Lamp cards not
         # seen going under the pile (or the known one, when every card there is known).
@@ -1027,10 +1024,7 @@ class HeuristicAgent(Agent):
                 return a
         return self._fallback(legal)
 
-    def _take_card(
-        self, board: _Board, legal: Sequence[int], view: dict[str, Any], decision: dict[str, Any]
-    ) -> int:
-        del view, decision
+    def _take_card(self, board: _Board, legal: Sequence[int]) -> int:
         cards = [a - A.CARD_BASE for a in legal]
         return A.card(max(cards, key=lambda cid: self._steal_value(board, cid)))
 

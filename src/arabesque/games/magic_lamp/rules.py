@@ -32,7 +32,7 @@ from arabesque.games.magic_lamp.state import (
     NOBODY,
     ONE_SEAT,
     UNDECIDED,
-    Decision,
+    DecisionKind,
     MagicLampState,
     Phase,
 )
@@ -55,10 +55,10 @@ _SORCERER = CardKind.SORCERER
 _SETTING = Phase.SETTING
 _RACE = Phase.RACE
 _RESOLVE = Phase.RESOLVE
-_DECIDE_DRAW = Decision.DRAW
-_DECIDE_WISH = Decision.WISH
-_DECIDE_ANGRY_TARGET = Decision.ANGRY_TARGET
-_DECIDE_ANGRY_STEAL = Decision.ANGRY_STEAL
+_DECIDE_DRAW = DecisionKind.DRAW
+_DECIDE_WISH = DecisionKind.WISH
+_DECIDE_ANGRY_TARGET = DecisionKind.ANGRY_TARGET
+_DECIDE_ANGRY_STEAL = DecisionKind.ANGRY_STEAL
 _NUM_JEWELS = len(JEWELS)
 _NUM_SLOTS = len(METALS) * len(JEWELS)
 
@@ -256,7 +256,7 @@ def setup(
     state.ward = [0] * n
     state.summoners = []
     state.agenda = []
-    state.decision = None
+    state.pending = None
     state.draw_ctx = None
     state.known_top = [[[] for _ in CHESTS] for _ in range(n)]
     state.race_result = None
@@ -417,9 +417,9 @@ def apply_action(state: MagicLampState, player: int, action: int) -> None:
         if not state.waiting:
             _resolve_race(state)
     else:
-        decision = state.decision
+        decision = state.pending
         assert decision is not None
-        state.decision = None
+        state.pending = None
         _HANDLERS[decision[0]](state, player, action, decision[3])
         _run(state)
 
@@ -497,7 +497,7 @@ def _resolve_race(state: MagicLampState) -> None:
 
 def _decide(
     state: MagicLampState,
-    kind: Decision,
+    kind: DecisionKind,
     player: int,
     options: tuple[int, ...],
     ctx: tuple[Any, ...] = (),
@@ -507,11 +507,11 @@ def _decide(
     if len(options) == 1:
         _HANDLERS[kind](state, player, options[0], ctx)
     else:
-        state.decision = (kind, player, tuple(sorted(options)), ctx)
+        state.pending = (kind, player, tuple(sorted(options)), ctx)
 
 
 def _run(state: MagicLampState) -> None:
-    while state.decision is None and not state.over and state.phase is _RESOLVE:
+    while state.pending is None and not state.over and state.phase is _RESOLVE:
         task = state.agenda.pop(0)
         _TASKS[task[0]](state, *task[1:])
 
@@ -580,7 +580,7 @@ def _start_effect(state: MagicLampState, player: int, lamp_id: int) -> None:
         if not options:
             state.log("effect_fizzles", player=player, reason="every chest is empty")
             return
-        _decide(state, Decision.EFFECT_CHEST, player, options, (lamp_id,))
+        _decide(state, DecisionKind.EFFECT_CHEST, player, options, (lamp_id,))
     elif effect is EffectKind.STEAL:
         options = tuple(
             A.card(c)
@@ -594,7 +594,7 @@ def _start_effect(state: MagicLampState, player: int, lamp_id: int) -> None:
         if not options:
             state.log("effect_fizzles", player=player, reason="no opponent card can be taken")
             return
-        _decide(state, Decision.EFFECT_CARD, player, options, ("steal",))
+        _decide(state, DecisionKind.EFFECT_CARD, player, options, ("steal",))
     elif effect is EffectKind.SWAP:
         own = stealable_cards(state, player)
         theirs = [
@@ -603,12 +603,12 @@ def _start_effect(state: MagicLampState, player: int, lamp_id: int) -> None:
         if not own or not theirs:
             state.log("effect_fizzles", player=player, reason="nothing to exchange")
             return
-        _decide(state, Decision.SWAP_OWN, player, tuple(A.card(c) for c in sorted(own)))
+        _decide(state, DecisionKind.SWAP_OWN, player, tuple(A.card(c) for c in sorted(own)))
     elif effect is EffectKind.RETRIEVE:
         state.agenda.insert(0, ("retrieve", player, lamp.count, "lamp"))
     elif effect in (EffectKind.SET_DIE, EffectKind.MOVE_DIE):
         dice_chests = tuple(A.chest(c) for c, _ in state.dice[player])
-        _decide(state, Decision.EFFECT_DIE, player, dice_chests, (lamp_id,))
+        _decide(state, DecisionKind.EFFECT_DIE, player, dice_chests, (lamp_id,))
     elif effect is EffectKind.WARD:
         state.ward[player] += lamp.count
         state.log("ward", player=player, scorpions=lamp.count)
@@ -666,7 +666,7 @@ def _on_swap_own(state: MagicLampState, player: int, action: int, ctx: tuple[Any
     )
     _decide(
         state,
-        Decision.SWAP_THEIRS,
+        DecisionKind.SWAP_THEIRS,
         player,
         tuple(A.card(c) for c in theirs),
         (action - A.CARD_BASE,),
@@ -697,11 +697,11 @@ def _on_effect_die(state: MagicLampState, player: int, action: int, ctx: tuple[A
     die_chest = action - A.CHEST_BASE
     if lamp.effect is EffectKind.SET_DIE:
         options = tuple(A.face(f) for f in range(1, A.FACES + 1))
-        _decide(state, Decision.EFFECT_FACE, player, options, (die_chest,))
+        _decide(state, DecisionKind.EFFECT_FACE, player, options, (die_chest,))
     else:
         occupied = {c for c, _ in state.dice[player]}
         options = tuple(A.chest(c) for c in range(len(CHESTS)) if c not in occupied)
-        _decide(state, Decision.EFFECT_MOVE, player, options, (die_chest,))
+        _decide(state, DecisionKind.EFFECT_MOVE, player, options, (die_chest,))
 
 
 def _die_on(state: MagicLampState, player: int, chest: int) -> list[int]:
@@ -736,7 +736,7 @@ def _task_retrieve(state: MagicLampState, player: int, count: int, why: str) -> 
         return
     if count > 1:
         state.agenda.insert(0, ("retrieve", player, count - 1, why))
-    _decide(state, Decision.RETRIEVE, player, options, (why,))
+    _decide(state, DecisionKind.RETRIEVE, player, options, (why,))
 
 
 def _on_retrieve(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
@@ -869,7 +869,7 @@ def _task_talisman(state: MagicLampState, player: int, card_id: int) -> None:
         state.talisman_on[card_id] = LONE
         state.log("talisman_alone", player=player, card=card_id)
         return
-    _decide(state, Decision.TALISMAN, player, tuple(A.stone(t) for t in types), (card_id,))
+    _decide(state, DecisionKind.TALISMAN, player, tuple(A.stone(t) for t in types), (card_id,))
 
 
 def _on_talisman(state: MagicLampState, player: int, action: int, ctx: tuple[Any, ...]) -> None:
@@ -913,7 +913,7 @@ def _end_game(state: MagicLampState, reason: str) -> None:
     state.over = True
     state.phase = Phase.OVER
     state.waiting = NOBODY
-    state.decision = None
+    state.pending = None
     state.draw_ctx = None
     state.agenda = []
     # R7: a talisman still waiting for its place when the game ends at once stays alone.
@@ -936,20 +936,20 @@ _TASKS: dict[str, Any] = {
     "end_turn": _task_end_turn,
 }
 
-_HANDLERS: dict[Decision, Any] = {
-    Decision.ANGRY_TARGET: _on_angry_target,
-    Decision.ANGRY_STEAL: _on_angry_steal,
-    Decision.WISH: _on_wish,
-    Decision.EFFECT_CHEST: _on_effect_chest,
-    Decision.EFFECT_DIE: _on_effect_die,
-    Decision.EFFECT_FACE: _on_effect_face,
-    Decision.EFFECT_MOVE: _on_effect_move,
-    Decision.EFFECT_CARD: _on_effect_card,
-    Decision.SWAP_OWN: _on_swap_own,
-    Decision.SWAP_THEIRS: _on_swap_theirs,
-    Decision.DRAW: _on_draw,
-    Decision.TALISMAN: _on_talisman,
-    Decision.RETRIEVE: _on_retrieve,
+_HANDLERS: dict[DecisionKind, Any] = {
+    DecisionKind.ANGRY_TARGET: _on_angry_target,
+    DecisionKind.ANGRY_STEAL: _on_angry_steal,
+    DecisionKind.WISH: _on_wish,
+    DecisionKind.EFFECT_CHEST: _on_effect_chest,
+    DecisionKind.EFFECT_DIE: _on_effect_die,
+    DecisionKind.EFFECT_FACE: _on_effect_face,
+    DecisionKind.EFFECT_MOVE: _on_effect_move,
+    DecisionKind.EFFECT_CARD: _on_effect_card,
+    DecisionKind.SWAP_OWN: _on_swap_own,
+    DecisionKind.SWAP_THEIRS: _on_swap_theirs,
+    DecisionKind.DRAW: _on_draw,
+    DecisionKind.TALISMAN: _on_talisman,
+    DecisionKind.RETRIEVE: _on_retrieve,
 }
 
 
@@ -988,10 +988,12 @@ def score_breakdowns(state: MagicLampState) -> list[dict[str, int]]:
 
 
 def resample_hidden(new: MagicLampState, player: int, rng: random.Random) -> None:
-    """On a copy, re-sample what ``player`` cannot see: unseen chest cards (the Sorcerer's
-    place is known to all, and cards the player peeked at stay), the unseen top of the Lamp
-    pile, and other players' secret die settings and race answers not yet revealed."""
-    new.rng = random.Random(rng.getrandbits(64))
+    """On a determinized copy, re-sample what ``player`` cannot see: the unseen chest cards
+    (the Sorcerer's place is known to all, and cards the player peeked at stay) and the
+    unseen top of the Lamp pile. Other players' secret dice and race answers not yet
+    revealed are taken back, not guessed: those players are to act again, so whoever
+    searches the copy chooses for them. The real setup is forgotten."""
+    new.start = {}
     for c, deck in enumerate(new.decks):
         known = len(new.known_top[player][c])
         sorcerer = new.comp.sorcerer_of(c)
@@ -1010,15 +1012,14 @@ def resample_hidden(new: MagicLampState, player: int, rng: random.Random) -> Non
     top = new.lamp_deck[new.lamp_known :]
     rng.shuffle(top)
     new.lamp_deck[new.lamp_known :] = top
+    others = [q for q in range(new.num_players) if q != player]
     if new.phase is Phase.SETTING:
-        k = new.params.dice_per_player
-        for q in range(new.num_players):
-            if q == player or not new.dice[q]:
-                continue
-            count = len(new.dice[q])
-            chests = rng.sample(range(len(CHESTS)), k)[:count]
-            new.dice[q] = [[c, rng.randint(1, A.FACES)] for c in chests]
+        for q in others:
+            if new.dice[q]:
+                new.dice[q] = []
+                new.waiting = new.waiting | ONE_SEAT[q]
     elif new.phase is Phase.RACE:
-        for q in range(new.num_players):
-            if q != player and new.rub[q] != UNDECIDED:
-                new.rub[q] = rng.randrange(150, 900, 10) if may_rub(new, q) else NO_RUB
+        for q in others:
+            if new.rub[q] != UNDECIDED:
+                new.rub[q] = UNDECIDED
+                new.waiting = new.waiting | ONE_SEAT[q]

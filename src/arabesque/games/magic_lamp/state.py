@@ -12,6 +12,7 @@ from copy import deepcopy
 from enum import IntEnum
 from typing import Any, Self
 
+from arabesque.core.decision import Decision as CoreDecision
 from arabesque.core.errors import ParamsError
 from arabesque.core.events import Event
 from arabesque.core.game import GameState, Params
@@ -33,7 +34,7 @@ class Phase(IntEnum):
     OVER = 3
 
 
-class Decision(IntEnum):
+class DecisionKind(IntEnum):
     ANGRY_TARGET = 0  # the mistaken rubber picks the opponent who will steal
     ANGRY_STEAL = 1  # that opponent picks the card
     WISH = 2  # accept or reject the Lamp card drawn
@@ -47,6 +48,8 @@ class Decision(IntEnum):
     DRAW = 10  # draw the next chest card or stop
     TALISMAN = 11  # place a talisman on a stone type
     RETRIEVE = 12  # take a card from the discard pile (magic ring or Lamp card)
+    SET_DIE = 13  # secretly set a die (the simultaneous setting phase)
+    RACE = 14  # rub the lamp, with a reaction time, or not (the simultaneous race)
 
 
 # Precomputed option tuples (legal_actions returns these objects directly).
@@ -143,7 +146,8 @@ class MagicLampState(GameState):
     ward: list[int]  # per player: scorpions still ignored this turn (Snake Charmer)
     summoners: list[int]
     agenda: list[tuple[Any, ...]]  # tasks still to run this turn, next first
-    decision: tuple[Decision, int, tuple[int, ...], tuple[Any, ...]] | None
+    # The one decision waited for in RESOLVE: (kind, seat, options, context), else None.
+    pending: tuple[DecisionKind, int, tuple[int, ...], tuple[Any, ...]] | None
     draw_ctx: list[Any] | None  # [player, chest, face, drawn ids, scorpions]
     known_top: list[list[list[int]]]  # per player, per chest: ids known on top, top first
     race_result: dict[str, Any] | None
@@ -169,17 +173,28 @@ class MagicLampState(GameState):
     def to_act(self) -> frozenset[int]:
         phase = self.phase
         if phase is _RESOLVE:
-            decision = self.decision
+            decision = self.pending
             assert decision is not None
             return ONE_SEAT[decision[1]]
         if phase is _SETTING or phase is _RACE:
             return self.waiting
         return NOBODY
 
+    def to_act_seen_by(self, seat: int | None) -> frozenset[int]:
+        phase = self.phase
+        if phase is _SETTING or phase is _RACE:
+            # Who has already set a die or answered the race is secret until the reveal:
+            # everyone else is shown as still to act.
+            everyone = ALL_SEATS[self.num_players]
+            if seat is None:
+                return everyone
+            return everyone - ONE_SEAT[seat] | (self.waiting & ONE_SEAT[seat])
+        return self.to_act()
+
     def legal_actions(self, player: int) -> Sequence[int]:
         phase = self.phase
         if phase is _RESOLVE:
-            decision = self.decision
+            decision = self.pending
             assert decision is not None
             return decision[2] if decision[1] == player else NO_OPTIONS
         if type(player) is not int and (isinstance(player, bool) or not isinstance(player, int)):
@@ -206,8 +221,8 @@ class MagicLampState(GameState):
             return "lamp race"
         if self.phase is Phase.OVER:
             return "game over"
-        assert self.decision is not None
-        return f"{self.decision[0].name.lower().replace('_', ' ')} by player {self.decision[1]}"
+        assert self.pending is not None
+        return f"{self.pending[0].name.lower().replace('_', ' ')} by player {self.pending[1]}"
 
     # -- actions as text ----------------------------------------------------------------
 
@@ -217,31 +232,35 @@ class MagicLampState(GameState):
     def parse_action(self, text: str) -> int:
         return A.parse(text, self.comp.stone_types, self.comp.num_cards)
 
-    def describe_action(self, action: int) -> str:
-        """A friendlier label than the canonical text (card names instead of ids)."""
-        if action >= A.CARD_BASE:
-            cid = action - A.CARD_BASE
-            return f"{self.comp.describe(cid)} (card {cid})"
-        return self.action_to_str(action)
+    # -- decisions and information ------------------------------------------------------
 
-    # -- information --------------------------------------------------------------------
+    def _decision(self, seat: int) -> CoreDecision:
+        from arabesque.games.magic_lamp.decisions import decision_for
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        from arabesque.games.magic_lamp.view import build_view
+        return decision_for(self, seat)
 
-        return build_view(self, seat)
+    def public_data(self) -> Components:
+        return self.comp
 
     # -- copies -------------------------------------------------------------------------
 
-    def clone(self) -> Self:
+    def _copy(self, full: bool) -> Self:
         new = self.__class__.__new__(self.__class__)
         new.params = self.params
         new.comp = self.comp
         new.seed = self.seed
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new.history = list(self.history)
-        new.events = list(self.events)  # events are immutable
+        new.version = self.version
+        if full:
+            new.rng = random.Random()
+            new.rng.setstate(self.rng.getstate())
+            new.history = list(self.history)
+            new.events = list(self.events)  # events are immutable
+            new.logging = self.logging
+            new.recording = self.recording
+            new.determinized = self.determinized
+        else:
+            new.history = []
+            new.events = []
         new.start = self.start  # never mutated after setup
         new.decks = [list(d) for d in self.decks]
         new.lamp_deck = list(self.lamp_deck)
@@ -260,7 +279,7 @@ class MagicLampState(GameState):
         new.ward = list(self.ward)
         new.summoners = list(self.summoners)
         new.agenda = list(self.agenda)  # tasks are tuples
-        new.decision = self.decision  # a tuple
+        new.pending = self.pending  # a tuple
         new.draw_ctx = (
             None
             if self.draw_ctx is None
@@ -270,17 +289,16 @@ class MagicLampState(GameState):
         new.race_result = self.race_result  # replaced, never mutated
         return new
 
-    def determinize(self, player: int, rng: random.Random) -> Self:
+    def _resample(self, player: int, rng: random.Random) -> None:
         from arabesque.games.magic_lamp.rules import resample_hidden
 
-        copy = self.clone()
-        resample_hidden(copy, player, rng)
-        return copy
+        resample_hidden(self, player, rng)
 
     def fingerprint(self) -> Any:
         return (
             self.params,
             self.seed,
+            self.version,
             self.rng.getstate(),
             tuple(self.history),
             tuple(self.events),
@@ -300,7 +318,7 @@ class MagicLampState(GameState):
             tuple(self.ward),
             tuple(self.summoners),
             tuple(self.agenda),
-            self.decision,
+            self.pending,
             None if self.draw_ctx is None else repr(self.draw_ctx),
             tuple(tuple(map(tuple, per)) for per in self.known_top),
             repr(self.race_result),
@@ -326,7 +344,7 @@ class MagicLampState(GameState):
 
 
 # Events are frozen dataclasses; keep the import visible for type checkers of clones.
-__all__ = ["Decision", "Event", "MagicLampState", "Phase"]
+__all__ = ["DecisionKind", "Event", "MagicLampState", "Phase"]
 
 # The forward model imports this module, so it comes last; importing it once here rather than
 # inside ``_apply`` keeps an import statement off every step.

@@ -4,98 +4,258 @@ Secret: dice set but not yet revealed, race answers not yet resolved, the order 
 decks and of the unseen top of the Lamp pile, and the cards another player peeked at.
 Public: every card in front of a player (cards are played face up), the discard pile, deck
 sizes, the Sorcerer's place (6th from the bottom, by the setup rule), and every card drawn.
+
+During the secret phases (SETTING, RACE) a seat sees only whether it has itself set its dice
+or answered the race, never whether another seat has: a determinized copy takes the other
+seats' unrevealed choices back (``rules.resample_hidden``), so showing their progress would
+make the view say something determinization does not keep.
+
+Views belong to their reader, who may change them: every dict and list here is fresh. The
+per-card JSON is built once per components (``_tables``) and copied with ``dict``; derived
+quantities (stone counts, sets, protection, scores) are computed once per view, by one walk
+over each player's cards, with the same rules as ``rules.py``.
 """
 
 from __future__ import annotations
 
-from copy import deepcopy
 from typing import Any
 
-from arabesque.games.magic_lamp import actions as A
-from arabesque.games.magic_lamp.components import CHESTS, JEWELS, METALS, CardKind
-from arabesque.games.magic_lamp.rules import (
-    complete_sets,
-    protected_cards,
-    score_breakdowns,
-    shared_faces,
-    stone_count,
-)
+from arabesque.games.magic_lamp.components import CHESTS, JEWELS, METALS, CardKind, Components
+from arabesque.games.magic_lamp.decisions import pending_json
+from arabesque.games.magic_lamp.rules import MAJORITY_BONUS, RING_BONUS
 from arabesque.games.magic_lamp.state import LONE, NO_RUB, UNDECIDED, MagicLampState, Phase
+
+_NUM_JEWELS = len(JEWELS)
+_NUM_METALS = len(METALS)
+_SETTING = Phase.SETTING
+_RACE = Phase.RACE
+_RESOLVE = Phase.RESOLVE
+#: ``race`` in a player's entry for another seat while the race runs: whether they have
+#: answered is not kept by determinization, so it is not shown.
+HIDDEN = "hidden"
+
+
+class Tables:
+    """Per-components lookup tables for views and tensors, built once (``tables``)."""
+
+    def __init__(self, comp: Components) -> None:
+        self.comp = comp
+        self.card_json: tuple[dict[str, Any], ...] = tuple(
+            comp.card_json(c) for c in range(comp.num_cards)
+        )
+        #: Per card id, its JSON with ``protected`` False / True (talismans get theirs built,
+        #: since their placement varies).
+        self.entry: tuple[tuple[dict[str, Any], dict[str, Any]], ...] = tuple(
+            ({**j, "protected": False}, {**j, "protected": True}) for j in self.card_json
+        )
+        self.lamp_json: tuple[dict[str, Any], ...] = tuple(
+            comp.lamp_json(x) for x in range(len(comp.lamp_cards))
+        )
+        self.stone_of = comp.stone_of
+        self.slot = comp.jewel_slot
+        self.is_talisman: tuple[bool, ...] = tuple(k is CardKind.TALISMAN for k in comp.kinds)
+        self.is_sorcerer: tuple[bool, ...] = tuple(k is CardKind.SORCERER for k in comp.kinds)
+        self.sorcerers = comp.sorcerers
+        self.stone_types = comp.stone_types
+        self.num_stones = len(comp.stone_types)
+        self.set_bonus = comp.set_bonus
+        self.set_keys = tuple(f"set_{m}" for m in METALS)
+        self.majority_keys = tuple(f"majority_{name}" for name in comp.stone_types)
+        #: A placed talisman's ``talisman_on`` text, by stone type index (LONE = -1 last).
+        self.talisman_text: tuple[str, ...] = (*comp.stone_types, "alone")
+
+
+def tables(comp: Components) -> Tables:
+    """The lookup tables of ``comp``, cached on the (frozen) components object itself, as
+    ``cached_property`` does, so a lookup costs one dict access."""
+    found = comp.__dict__.get("_arabesque_view_tables")
+    if found is None:
+        found = Tables(comp)
+        comp.__dict__["_arabesque_view_tables"] = found
+    assert isinstance(found, Tables)
+    return found
+
+
+class Holding:
+    """What one player's cards amount to, computed in one walk (the rules' semantics)."""
+
+    __slots__ = ("cards", "protected", "sets", "stones")
+
+    def __init__(self, stones: list[int], sets: list[int], protected: set[int], cards: int):
+        self.stones = stones  # per stone type: real stones plus talismans placed on it
+        self.sets = sets  # per metal: complete jewelry sets
+        self.protected = protected  # talismans and the jewels of complete sets (R9)
+        self.cards = cards  # cards that score 1 (everything but a Sorcerer)
+
+
+def holdings_summary(state: MagicLampState, t: Tables) -> list[Holding]:
+    """Per player, their ``Holding`` — ``rules.stone_count``, ``complete_sets`` and
+    ``protected_cards`` at once."""
+    stone_of = t.stone_of
+    slot = t.slot
+    is_talisman = t.is_talisman
+    is_sorcerer = t.is_sorcerer
+    talisman_on = state.talisman_on
+    k = t.num_stones
+    out = []
+    for held in state.holdings:
+        stones = [0] * k
+        slots = [0] * (_NUM_METALS * _NUM_JEWELS)
+        talismans = False
+        sorcerers = 0
+        for c in held:
+            st = stone_of[c]
+            if st >= 0:
+                stones[st] += 1
+                continue
+            s = slot[c]
+            if s >= 0:
+                slots[s] += 1
+            elif is_talisman[c]:
+                talismans = True
+                on = talisman_on.get(c, LONE)
+                if on >= 0:
+                    stones[on] += 1
+            elif is_sorcerer[c]:
+                sorcerers += 1
+        sets = [min(slots[m * _NUM_JEWELS : (m + 1) * _NUM_JEWELS]) for m in range(_NUM_METALS)]
+        protected: set[int] = set()
+        if talismans or any(sets):
+            # rulebook, Talismans and "What do the cards you draw do?": talismans and the
+            # jewels of complete sets are protected; the earliest gained pieces form the
+            # sets (R9).
+            taken = [0] * (_NUM_METALS * _NUM_JEWELS)
+            for c in held:
+                if is_talisman[c]:
+                    protected.add(c)
+                    continue
+                s = slot[c]
+                if s >= 0 and taken[s] < sets[s // _NUM_JEWELS]:
+                    taken[s] += 1
+                    protected.add(c)
+        out.append(Holding(stones, sets, protected, len(held) - sorcerers))
+    return out
+
+
+def majority_holders(summary: list[Holding], num_stones: int) -> list[int]:
+    """Per stone type, the player with the strict majority of it, or -1 (rulebook, "How do
+    I count my points?": a strict majority only; ties and nobody score nothing)."""
+    out = []
+    for st in range(num_stones):
+        best = 0
+        holder = -1
+        for p, h in enumerate(summary):
+            count = h.stones[st]
+            if count > best:
+                best = count
+                holder = p
+            elif count == best:
+                holder = -1
+        out.append(holder)
+    return out
+
+
+def score_of(
+    state: MagicLampState, t: Tables, summary: list[Holding], majorities: list[int], p: int
+) -> dict[str, int]:
+    """``rules.score_breakdowns(state)[p]`` from a summary (same keys, same order)."""
+    mine = summary[p]
+    b: dict[str, int] = {"cards": mine.cards}
+    sets = mine.sets
+    bonus = t.set_bonus
+    for m, key in enumerate(t.set_keys):
+        b[key] = sets[m] * bonus[m]
+    for st, key in enumerate(t.majority_keys):
+        b[key] = MAJORITY_BONUS if majorities[st] == p else 0
+    b["ring"] = RING_BONUS if state.ring == p and state.params.my_precious else 0
+    return b
 
 
 def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
-    comp = state.comp
+    t = tables(state.comp)
     n = state.num_players
-    revealed = state.phase is not Phase.SETTING
-    scores = score_breakdowns(state)
+    phase = state.phase
+    revealed = phase is not _SETTING
+    racing = phase is _RACE
+    summary = holdings_summary(state, t)
+    majorities = majority_holders(summary, t.num_stones)
+    entry = t.entry
+    card_json = t.card_json
+    is_talisman = t.is_talisman
+    talisman_on = state.talisman_on
+    talisman_text = t.talisman_text
+    stone_types = t.stone_types
     players = []
     for p in range(n):
-        protected = protected_cards(state, p)
+        holding = summary[p]
+        protected = holding.protected
         cards = []
         for c in state.holdings[p]:
-            entry = comp.card_json(c)
-            if comp.cards[c].kind is CardKind.TALISMAN:
-                on = state.talisman_on.get(c)
-                entry["talisman_on"] = (
-                    None if on is None else ("alone" if on == LONE else comp.stone_types[on])
-                )
-            entry["protected"] = c in protected
-            cards.append(entry)
-        show_dice = revealed or p == seat
-        if state.phase is Phase.RACE:
-            if p == seat:
-                rub: Any = {UNDECIDED: "undecided", NO_RUB: "no-rub"}.get(
-                    state.rub[p], state.rub[p]
-                )
+            if is_talisman[c]:
+                e = dict(card_json[c])
+                on = talisman_on.get(c)
+                e["talisman_on"] = None if on is None else talisman_text[on]
+                e["protected"] = c in protected
+                cards.append(e)
             else:
-                rub = "answered" if state.rub[p] != UNDECIDED else "undecided"
-        else:
-            rub = None
+                cards.append(dict(entry[c][c in protected]))
+        dice = state.dice[p]
+        own = p == seat
+        rub: Any = None
+        if racing:
+            if own:
+                ms = state.rub[p]
+                rub = "undecided" if ms == UNDECIDED else "no-rub" if ms == NO_RUB else ms
+            else:
+                rub = HIDDEN
+        breakdown = score_of(state, t, summary, majorities, p)
         players.append(
             {
                 "seat": p,
                 "cards": cards,
-                "stones": {
-                    name: stone_count(state, p, t) for t, name in enumerate(comp.stone_types)
-                },
-                "sets": dict(zip(METALS, complete_sets(state, p), strict=True)),
+                "stones": dict(zip(stone_types, holding.stones, strict=True)),
+                "sets": dict(zip(METALS, holding.sets, strict=True)),
                 "ring": state.ring == p,
-                "dice_set": len(state.dice[p]),
+                # Before the reveal, only the seat's own progress is known (module doc).
+                "dice_set": len(dice) if revealed or own else None,
                 "dice": (
-                    [{"chest": CHESTS[c], "face": f} for c, f in state.dice[p]]
-                    if show_dice
-                    else None
+                    [{"chest": CHESTS[c], "face": f} for c, f in dice] if revealed or own else None
                 ),
                 "race": rub,
                 "ward": state.ward[p],
-                "score": sum(scores[p].values()),
-                "score_breakdown": scores[p],
-                "known_top_counts": {CHESTS[c]: len(state.known_top[p][c]) for c in range(3)},
+                "score": sum(breakdown.values()),
+                "score_breakdown": breakdown,
+                "known_top_counts": {
+                    CHESTS[c]: len(k) for c, k in enumerate(state.known_top[p])
+                },
             }
         )
     chests = []
     for c, name in enumerate(CHESTS):
         deck = state.decks[c]
-        sorcerer = comp.sorcerer_of(c)
-        above = None
-        if sorcerer in deck:
-            above = len(deck) - 1 - deck.index(sorcerer)
+        sorcerer = t.sorcerers[c]
+        try:
+            above: int | None = len(deck) - 1 - deck.index(sorcerer)
+        except ValueError:
+            above = None
         chests.append(
             {
                 "name": name,
                 "cards_left": len(deck),
-                "sorcerer_in_chest": sorcerer in deck,
+                "sorcerer_in_chest": above is not None,
                 "cards_above_sorcerer": above,
                 "known_top": (
-                    [comp.card_json(cid) for cid in state.known_top[seat][c]]
+                    [dict(card_json[cid]) for cid in state.known_top[seat][c]]
                     if seat is not None
                     else []
                 ),
             }
         )
-    data: dict[str, Any] = {
+    lamp_json = t.lamp_json
+    race_result = state.race_result
+    return {
         "turn": state.turn,
-        "phase": state.phase.name.lower(),
+        "phase": phase.name.lower(),
         "num_players": n,
         "my_precious": state.params.my_precious,
         "max_turns": state.params.max_turns,
@@ -105,52 +265,66 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
         "lamp_pile": {
             "cards": len(state.lamp_deck),
             # Bottom first: the cards everyone saw go under the pile, in order.
-            "known_bottom": [comp.lamp_json(x) for x in state.lamp_deck[: state.lamp_known]],
+            "known_bottom": [dict(lamp_json[x]) for x in state.lamp_deck[: state.lamp_known]],
         },
-        "discard": [comp.card_json(c) for c in state.discard],
-        "shared_faces": sorted(shared_faces(state)) if revealed else None,
+        "discard": [dict(card_json[c]) for c in state.discard],
+        "shared_faces": shared_faces_sorted(state) if revealed else None,
         # A copy: the view belongs to its reader, who may change it.
-        "race_result": deepcopy(state.race_result),
+        "race_result": None if race_result is None else _race_result_copy(race_result),
         "summoners": list(state.summoners),
-        "decision": _decision_view(state, seat),
-        "draw": _draw_view(state),
+        "pending": pending_json(state) if phase is _RESOLVE else None,
+        "draw": _draw_view(state, t),
     }
-    return data
 
 
-def _decision_view(state: MagicLampState, seat: int | None) -> dict[str, Any] | None:
-    decision = state.decision
-    if decision is None or state.phase is not Phase.RESOLVE:
-        return None
-    kind, player, options, ctx = decision
-    out: dict[str, Any] = {"kind": kind.name.lower(), "player": player}
-    if kind.name == "WISH":
-        out["lamp"] = state.comp.lamp_json(ctx[0])
-        out["wish"] = ctx[1]
-    elif kind.name in ("ANGRY_TARGET", "ANGRY_STEAL"):
-        out["rubber"] = ctx[0]
-    if seat == player:
-        out["options"] = [
-            {"action": a, "text": state.action_to_str(a), "label": state.describe_action(a)}
-            for a in options
-        ]
-    return out
+def shared_faces_sorted(state: MagicLampState) -> list[int]:
+    """``sorted(rules.shared_faces(state))``: faces shown by two or more different players
+    (rulebook, 2 players: a player's own pair does not count)."""
+    first_owner: dict[int, int] = {}
+    shared: set[int] = set()
+    for p, ds in enumerate(state.dice):
+        for _, f in ds:
+            if first_owner.setdefault(f, p) != p:
+                shared.add(f)
+    return sorted(shared)
 
 
-def _draw_view(state: MagicLampState) -> dict[str, Any] | None:
+def _race_result_copy(result: dict[str, Any]) -> dict[str, Any]:
+    """A fresh copy of ``state.race_result`` (rubs, races, mistaken), cheaper than deepcopy."""
+    races = []
+    for race in result["races"]:
+        copy = dict(race)
+        tie = copy.get("tie")
+        if tie is not None:
+            copy["tie"] = list(tie)
+        races.append(copy)
+    return {"rubs": dict(result["rubs"]), "races": races, "mistaken": list(result["mistaken"])}
+
+
+def _draw_view(state: MagicLampState, t: Tables) -> dict[str, Any] | None:
     draw = state.draw_ctx
     if draw is None:
         return None
     player, chest, face, drawn, scorpions = draw
+    card_json = t.card_json
     return {
         "player": player,
         "chest": CHESTS[chest],
         "face": face,
-        "drawn": [state.comp.card_json(c) for c in drawn],
+        "drawn": [dict(card_json[c]) for c in drawn],
         "scorpions": scorpions,
         "ward": state.ward[player],
         "cards_left_in_chest": len(state.decks[chest]),
     }
 
 
-__all__ = ["JEWELS", "A", "build_view"]
+__all__ = [
+    "HIDDEN",
+    "Holding",
+    "Tables",
+    "build_view",
+    "holdings_summary",
+    "majority_holders",
+    "score_of",
+    "tables",
+]
