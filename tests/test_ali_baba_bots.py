@@ -13,7 +13,7 @@ from arabesque.agents.base import Agent, Observation
 from arabesque.agents.random_agent import RandomAgent
 from arabesque.agents.registry import make_agent
 from arabesque.core.registry import get_game
-from arabesque.games.ali_baba.bots import HeuristicAgent, geometry_of, set_gain
+from arabesque.games.ali_baba.bots import HeuristicAgent, set_gain
 from arabesque.games.ali_baba.components import SET_POINTS, Board, load_tiles
 from arabesque.games.ali_baba.params import AliBabaParams
 from arabesque.games.ali_baba.state import AliBabaState
@@ -296,17 +296,6 @@ def test_set_gain_is_the_marginal_set_points_when_nothing_more_can_come() -> Non
     assert set_gain(2, 4, 0.4) > set_gain(2, 1, 0.4)
 
 
-@pytest.mark.parametrize("board_id", ["cave-25", "cave-16"])
-def test_geometry_from_the_view_matches_the_components(board_id: str) -> None:
-    variant = "smaller-cave" if board_id == "cave-16" else "standard"
-    state = SPEC.new_game(params(2, variant), seed=3)
-    geo = geometry_of(state.view(0, include_log=False)["board"])
-    board = TILES.boards[board_id]
-    assert [sorted(b) for b in geo.below] == [sorted(b) for b in board.below]
-    assert [sorted(a) for a in geo.above] == [sorted(a) for a in board.above]
-    assert [sorted(a) for a in geo.adjacent] == [sorted(a) for a in board.adjacent]
-
-
 # -- registration, legal and view-only play ---------------------------------------------------
 
 
@@ -397,16 +386,19 @@ def test_decisions_depend_on_the_view_only(seed: int) -> None:
 
 
 class ViewOnly:
-    """An observation carrying nothing but the seat, a copy of its view and the legal actions:
-    no state behind it, no determinization."""
+    """An observation carrying nothing but the seat, a copy of its view, its decision, the
+    legal actions and the game's public static data: no state behind it, no
+    determinization."""
 
     def __init__(self, obs: Observation) -> None:
         self.seat = obs.seat
         self.view = copy.deepcopy(obs.view)
         self.legal = tuple(obs.legal)
+        self.decision = obs.decision
+        self.public = obs.public
 
 
-def test_the_bot_needs_nothing_but_the_view_and_the_legal_actions() -> None:
+def test_the_bot_needs_nothing_but_the_view_its_decision_and_public_data() -> None:
     """A bot fed bare views decides exactly like its twin fed real observations, over whole
     games with every kind of decision."""
     for players, variant in [(3, "standard"), (4, "aladdins-lamp")]:

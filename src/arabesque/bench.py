@@ -1,7 +1,12 @@
-"""Engine throughput: uniformly random playouts for a fixed time on one process.
+"""Engine throughput: uniformly random playouts for a fixed time on one process, then the
+rates of what a server, a bot and a learner ask of a position.
 
 Every action goes through the real, checked ``GameState.apply`` (turn, legality and range
-checks included), so the figure is what a simulation or a bot search actually gets.
+checks included), so the figure is what a simulation or a bot search actually gets. The
+other rates are measured on mid-game states (the middle step of seeded random playouts),
+each for every seat in turn: a view without its log, a view delta (the log events of the last
+step, what a client fetches after each move), the observation tensor, a search copy and a
+determinization.
 """
 
 from __future__ import annotations
@@ -10,10 +15,11 @@ import dataclasses
 import platform
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from arabesque import __version__
-from arabesque.core.game import GameSpec
+from arabesque.core.game import GameSpec, GameState
 from arabesque.core.registry import get_game
 
 #: What the figures count; quoted in the JSON because other engines count differently.
@@ -25,6 +31,74 @@ STEP_DEFINITION = (
 #: How many steps run between two looks at the clock (reading it costs as much as a step
 #: of a simple game, so looking every step would distort the figure).
 _CLOCK_EVERY = 64
+
+#: How many seeded playouts give the mid-game states the per-position rates are taken on.
+_MID_GAMES = 16
+
+#: What each per-position rate times, for one seat of one mid-game state.
+RATES: dict[str, str] = {
+    "view_per_s": "state.view(seat, include_log=False)",
+    "view_delta_per_s": "state.log_since(seat, index): the log events of the last step",
+    "observation_per_s": "state.observation(seat): the float32 observation tensor",
+    "search_copy_per_s": "state.search_copy(): no history, no log, no RNG state copy",
+    "determinize_per_s": "state.determinize(seat, rng)",
+}
+
+
+def mid_game_states(
+    spec: GameSpec, params: Any, seed: int, count: int = _MID_GAMES
+) -> list[tuple[GameState, int]]:
+    """(state, event index before its last step) at the middle step of ``count`` seeded
+    random playouts."""
+    out = []
+    for g in range(count):
+        rng = random.Random(seed * 1_000_003 + g)
+        state = spec.new_game(params, seed=seed + g)
+        marks: list[int] = []
+        while not state.is_over:
+            marks.append(len(state.events))
+            player = rng.choice(sorted(state.to_act()))
+            state.apply(player, rng.choice(state.legal_actions(player)))
+        middle = len(marks) // 2
+        replay = spec.new_game(params, seed=seed + g)
+        for player, action in state.history[:middle]:
+            replay.apply(player, action)
+        out.append((replay, marks[middle - 1] if middle else 0))
+    return out
+
+
+def _rate(
+    states: list[tuple[GameState, int]], op: Callable[[GameState, int, int], object], seconds: float
+) -> float:
+    """Calls of ``op(state, seat, log index)`` per second over every seat of every state,
+    for about ``seconds``."""
+    calls = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for state, index in states:
+            for seat in range(state.num_players):
+                op(state, seat, index)
+            calls += state.num_players
+        now = time.perf_counter()
+        if now >= deadline:
+            return calls / (now - start)
+
+
+def position_rates(
+    spec: GameSpec, params: Any, seed: int, seconds: float
+) -> dict[str, float]:
+    """The per-position rates of ``RATES``, each timed for about ``seconds``."""
+    states = mid_game_states(spec, params, seed)
+    rng = random.Random(seed)
+    ops: dict[str, Callable[[GameState, int, int], object]] = {
+        "view_per_s": lambda s, seat, i: s.view(seat, include_log=False),
+        "view_delta_per_s": lambda s, seat, i: s.log_since(seat, i),
+        "observation_per_s": lambda s, seat, i: s.observation(seat),
+        "search_copy_per_s": lambda s, seat, i: s.search_copy(),
+        "determinize_per_s": lambda s, seat, i: s.determinize(seat, rng),
+    }
+    return {name: _rate(states, op, seconds) for name, op in ops.items()}
 
 
 def default_players(spec: GameSpec) -> int:
@@ -40,10 +114,13 @@ def bench(
     seconds: float,
     num_players: int | None = None,
     seed: int = 0,
+    rates: bool = True,
     **options: Any,
 ) -> dict[str, Any]:
     """Random playouts for about ``seconds``; games_per_s counts finished games only, while
-    steps_per_s counts every step taken, including those of the game cut off at the end."""
+    steps_per_s counts every step taken, including those of the game cut off at the end.
+    With ``rates``, the per-position rates follow, each timed for a fifth of ``seconds``
+    (0.2 to 2 s), and each is also given as a ratio to steps_per_s."""
     if not seconds > 0:
         raise ValueError(f"--seconds must be positive, got {seconds}")
     spec = get_game(game_id)
@@ -74,6 +151,15 @@ def bench(
             finished_steps += game_steps
             out_of_time = out_of_time or time.perf_counter() >= deadline
     elapsed = time.perf_counter() - start
+    steps_per_s = steps / elapsed
+    extra: dict[str, Any] = {}
+    if rates:
+        measured = position_rates(spec, params, seed, min(2.0, max(0.2, seconds / 5)))
+        extra = {
+            **measured,
+            "ratios_to_steps": {k: v / steps_per_s for k, v in measured.items()},
+            "rates": dict(RATES),
+        }
     return {
         "game": game_id,
         "players": players,
@@ -83,10 +169,11 @@ def bench(
         "games": finished,
         "steps": steps,
         "games_per_s": finished / elapsed,
-        "steps_per_s": steps / elapsed,
+        "steps_per_s": steps_per_s,
         "mean_game_length": finished_steps / finished if finished else None,
         "step": STEP_DEFINITION,
         "agent": "uniform random: a random acting seat, then a random legal action",
         "engine_version": __version__,
         "python": f"{platform.python_implementation()} {platform.python_version()}",
+        **extra,
     }

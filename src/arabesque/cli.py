@@ -267,7 +267,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from arabesque.bench import bench
+    from arabesque.bench import RATES, bench
 
     if not args.json:
         print(f"benchmarking {args.game} for {args.seconds:g} s ...", file=sys.stderr)
@@ -286,6 +286,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     out.print(f"  games_per_s       {result['games_per_s']:.1f}  ({result['games']} games)")
     out.print(f"  steps_per_s       {result['steps_per_s']:.0f}  ({result['steps']} steps)")
     out.print(f"  mean_game_length  {_fmt(length, 1)} steps")
+    for name in RATES:
+        if name in result:
+            ratio = result["ratios_to_steps"][name]
+            out.print(f"  {name:<18}{result[name]:.0f}  ({ratio:.2f}x steps_per_s)")
     out.print(f"  {result['step']}", soft_wrap=True)
     return 0
 

@@ -25,8 +25,9 @@ Its model of the game, in short:
 
 Every collected tile was seen face up when taken, so the view is complete public knowledge;
 the bot's memory across calls (reset when a new game starts) only keeps what it has seen
-rivals show to its yellow tiles. The tile set itself (kinds, colours, effects) is public
-component data read from ``components``.
+rivals show to its yellow tiles. The tile set (kinds, colours, effects) and the pyramid's
+geometry are the game's public static data, read from the observation (``obs.public``); the
+bot dispatches on the kind of its seat's decision (the core's decision model).
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ from arabesque.agents.base import Agent, Observation
 from arabesque.agents.registry import register_agent
 from arabesque.games.ali_baba import actions as A
 from arabesque.games.ali_baba.actions import ActionSpace, action_space
-from arabesque.games.ali_baba.components import SET_POINTS, Tiles, load_tiles
+from arabesque.games.ali_baba.components import SET_POINTS, Tiles
+from arabesque.games.ali_baba.state import DecisionKind, PublicData
 
 #: Tiles a turn collects on average (green effects and steals add to the one taken).
 TILES_PER_TURN = 1.1
@@ -56,7 +58,8 @@ YELLOW_GUESS = 3.0
 WHITE_GUESS = 1.5
 #: Prior weight of "rivals show what helps the thief least" in the yellow estimate.
 SHOW_PRIOR = 3.0
-EPS = 1e-9
+#: The decisions of a taken tile's effect (green, white, yellow).
+_EFFECTS = (DecisionKind.ALSO_TAKE, DecisionKind.FORBID, DecisionKind.YELLOW)
 NONE = -1
 
 
@@ -94,74 +97,6 @@ def steal_loss(c: float, a: float, q: float) -> float:
     return c + q * a if c >= 1 else 0.0
 
 
-# -- board geometry from the view ---------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Geometry:
-    """What rests on what and what touches what, derived from the places in a view."""
-
-    layer: tuple[int, ...]
-    below: tuple[tuple[int, ...], ...]
-    above: tuple[tuple[int, ...], ...]
-    adjacent: tuple[tuple[int, ...], ...]
-    by_label: dict[str, int]
-
-
-_GEOMETRY: dict[tuple[str, int], Geometry] = {}
-
-
-def _touch(a: tuple[float, float], b: tuple[float, float]) -> bool:
-    """Two unit squares (top, left) share a stretch of edge, not only a corner."""
-
-    def overlap(p: float, q: float) -> float:
-        return min(p, q) + 1.0 - max(p, q)
-
-    (at, al), (bt, bl) = a, b
-    side = (abs(al + 1 - bl) < EPS or abs(bl + 1 - al) < EPS) and overlap(at, bt) > EPS
-    stacked = (abs(at + 1 - bt) < EPS or abs(bt + 1 - at) < EPS) and overlap(al, bl) > EPS
-    return side or stacked
-
-
-def geometry_of(board: dict[str, Any]) -> Geometry:
-    """The pyramid of a board view: a tile of layer L + 1 rests on the tiles of layer L whose
-    squares it overlaps (seen from above); tiles touch when their squares share an edge."""
-    places = board["places"]
-    key = (str(board["id"]), len(places))
-    cached = _GEOMETRY.get(key)
-    if cached is not None:
-        return cached
-    pos = [(float(p["top"]), float(p["left"])) for p in places]
-    layer = tuple(int(p["layer"]) for p in places)
-    below = tuple(
-        tuple(
-            j
-            for j in range(len(places))
-            if layer[j] == layer[i] - 1
-            and abs(pos[i][0] - pos[j][0]) < 1 - EPS
-            and abs(pos[i][1] - pos[j][1]) < 1 - EPS
-        )
-        for i in range(len(places))
-    )
-    above: list[list[int]] = [[] for _ in places]
-    for i, support in enumerate(below):
-        for j in support:
-            above[j].append(i)
-    adjacent = tuple(
-        tuple(j for j in range(len(places)) if j != i and _touch(pos[i], pos[j]))
-        for i in range(len(places))
-    )
-    geo = Geometry(
-        layer=layer,
-        below=below,
-        above=tuple(tuple(a) for a in above),
-        adjacent=adjacent,
-        by_label={str(p["label"]): i for i, p in enumerate(places)},
-    )
-    _GEOMETRY[key] = geo
-    return geo
-
-
 # -- the public position --------------------------------------------------------------------
 
 
@@ -180,15 +115,18 @@ class Forbid:
 class Position:
     """The public position of one view, as counts, with the bot's value model."""
 
-    def __init__(self, view: dict[str, Any], me: int, tiles: Tiles, weights: Weights) -> None:
-        self.tiles = tiles
+    def __init__(
+        self, view: dict[str, Any], me: int, public: PublicData, weights: Weights
+    ) -> None:
+        self.tiles = tiles = public.tiles
         self.w = weights
         self.me = me
         players = view["players"]
         self.n = n = len(players)
         self.variant = str(view["variant"])
         board = view["board"]
-        self.geo = geo = geometry_of(board)
+        # The pyramid's geometry is public static data of the game (what rests on what).
+        self.geo = geo = public.board
         places = board["places"]
         self.num_places = len(places)
         self.occupied: list[bool] = [str(p["state"]) != "empty" for p in places]
@@ -357,7 +295,7 @@ class Position:
     def blue_points(self, place: int, cover: dict[int, int]) -> int:
         # Taking a bottom-layer tile reveals its square: 2 points (ruling R3).
         flipped = self.flips(place, cover)
-        return 2 * (flipped if flipped or self.geo.layer[place] else 1)
+        return 2 * (flipped if flipped or self.geo.squares[place].layer else 1)
 
     def blocked(self, seat: int, tile: int, ban: Forbid | None) -> bool:
         """Whether ``seat`` may not take ``tile`` (white effects of others, and ``ban``)."""
@@ -559,7 +497,6 @@ class HeuristicAgent(Agent):
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {value}")
         self.weights = Weights(denial, leader, tempo, later, hope, focus, urgency, steal)
-        self.tiles = load_tiles()
         self.space: ActionSpace = action_space()
         self.memory = Memory()
         #: Decisions where the heuristics named no legal option (a random one was played);
@@ -596,17 +533,19 @@ class HeuristicAgent(Agent):
             return legal[0]
         view = obs.view
         memory = self._remember(view)
-        pos = Position(view, obs.seat, self.tiles, self.weights)
-        phase = view["phase"]
-        if phase == "take":
+        public = obs.public
+        assert isinstance(public, PublicData)
+        pos = Position(view, obs.seat, public, self.weights)
+        kind = obs.decision.kind
+        if kind is DecisionKind.TAKE:
             scored = self._takes(pos, legal)
-        elif phase == "lamp":
+        elif kind is DecisionKind.LAMP:
             scored = self._lamp(pos, view, legal)
-        elif phase == "effect":
+        elif kind in _EFFECTS:
             scored = self._effect(pos, legal)
-        elif phase == "show":
+        elif kind is DecisionKind.SHOW:
             scored = self._show(pos, legal)
-        elif phase == "steal":
+        elif kind is DecisionKind.STEAL:
             scored = self._steal(pos, view, legal, memory)
         else:
             scored = []
@@ -665,7 +604,7 @@ class HeuristicAgent(Agent):
         if effect.effect == "score":
             return effect.points - pos.reply(gone)
         if effect.effect == "flipped":
-            bottom = pos.geo.layer[place] == 0
+            bottom = pos.geo.squares[place].layer == 0
             return effect.points * (flipped + (1 if bottom else 0)) - pos.reply(gone)
         if effect.effect == "same_kind":
             return effect.points * (pos.cnt[pos.me][kind] + extra.get(kind, 0)) - pos.reply(gone)
@@ -740,7 +679,7 @@ class HeuristicAgent(Agent):
     ) -> list[tuple[float, int]]:
         this_turn = view["this_turn"]
         lamp = int(this_turn["taken"]["id"])
-        place = pos.geo.by_label[this_turn["place"]]
+        place = pos.geo.place_of_label(this_turn["place"])
         # Value the options as if the lamp were not behind the screen yet.
         kind = pos.tiles.kind[lamp]
         pos.cnt[pos.me][kind] -= 1
@@ -803,4 +742,4 @@ class HeuristicAgent(Agent):
 
 register_agent("ali-baba", "heuristic", HeuristicAgent)
 
-__all__ = ["Geometry", "HeuristicAgent", "Position", "geometry_of", "set_gain"]
+__all__ = ["HeuristicAgent", "Position", "set_gain"]

@@ -54,7 +54,22 @@ class Tables:
         self.stone_of = comp.stone_of
         self.slot = comp.jewel_slot
         self.is_talisman: tuple[bool, ...] = tuple(k is CardKind.TALISMAN for k in comp.kinds)
-        self.is_sorcerer: tuple[bool, ...] = tuple(k is CardKind.SORCERER for k in comp.kinds)
+        k = len(comp.stone_types)
+        #: Per card id, one counter index: its stone type (0..k-1) for a stone, ``k + slot``
+        #: for a jewel, then one index for talismans and one for Sorcerers, so one walk over
+        #: a player's cards counts stones, set pieces, talismans and Sorcerers at once.
+        self.talisman_code = k + _NUM_METALS * _NUM_JEWELS
+        self.num_codes = self.talisman_code + 2
+        self.code: tuple[int, ...] = tuple(
+            comp.stone_of[c]
+            if comp.stone_of[c] >= 0
+            else k + comp.jewel_slot[c]
+            if comp.jewel_slot[c] >= 0
+            else self.talisman_code
+            if kind is CardKind.TALISMAN
+            else self.talisman_code + 1
+            for c, kind in enumerate(comp.kinds)
+        )
         self.sorcerers = comp.sorcerers
         self.stone_types = comp.stone_types
         self.num_stones = len(comp.stone_types)
@@ -76,64 +91,54 @@ def tables(comp: Components) -> Tables:
     return found
 
 
-class Holding:
-    """What one player's cards amount to, computed in one walk (the rules' semantics)."""
-
-    __slots__ = ("cards", "protected", "sets", "stones")
-
-    def __init__(self, stones: list[int], sets: list[int], protected: set[int], cards: int):
-        self.stones = stones  # per stone type: real stones plus talismans placed on it
-        self.sets = sets  # per metal: complete jewelry sets
-        self.protected = protected  # talismans and the jewels of complete sets (R9)
-        self.cards = cards  # cards that score 1 (everything but a Sorcerer)
+#: What one player's cards amount to (``holdings_summary``): per stone type, real stones
+#: plus talismans placed on it; per metal, complete jewelry sets; the protected cards
+#: (talismans and the jewels of complete sets, R9); and how many cards score 1 (all but a
+#: Sorcerer). A plain tuple: one is built per player per view and per tensor.
+Holding = tuple[list[int], list[int], set[int], int]
 
 
 def holdings_summary(state: MagicLampState, t: Tables) -> list[Holding]:
     """Per player, their ``Holding`` — ``rules.stone_count``, ``complete_sets`` and
-    ``protected_cards`` at once."""
-    stone_of = t.stone_of
-    slot = t.slot
-    is_talisman = t.is_talisman
-    is_sorcerer = t.is_sorcerer
-    talisman_on = state.talisman_on
+    ``protected_cards`` at once, by one walk over the cards (two when something is
+    protected)."""
+    code = t.code
     k = t.num_stones
-    out = []
+    num_codes = t.num_codes
+    talisman_code = t.talisman_code
+    talisman_on = state.talisman_on
+    is_talisman = t.is_talisman
+    slot = t.slot
+    out: list[Holding] = []
     for held in state.holdings:
-        stones = [0] * k
-        slots = [0] * (_NUM_METALS * _NUM_JEWELS)
-        talismans = False
-        sorcerers = 0
+        counts = [0] * num_codes
         for c in held:
-            st = stone_of[c]
-            if st >= 0:
-                stones[st] += 1
-                continue
-            s = slot[c]
-            if s >= 0:
-                slots[s] += 1
-            elif is_talisman[c]:
-                talismans = True
-                on = talisman_on.get(c, LONE)
-                if on >= 0:
-                    stones[on] += 1
-            elif is_sorcerer[c]:
-                sorcerers += 1
-        sets = [min(slots[m * _NUM_JEWELS : (m + 1) * _NUM_JEWELS]) for m in range(_NUM_METALS)]
+            counts[code[c]] += 1
+        stones = counts[:k]
+        # The slots are metal-major (``Components.jewel_slot``): three jewels per metal.
+        sets = [
+            min(counts[k], counts[k + 1], counts[k + 2]),
+            min(counts[k + 3], counts[k + 4], counts[k + 5]),
+            min(counts[k + 6], counts[k + 7], counts[k + 8]),
+        ]
         protected: set[int] = set()
-        if talismans or any(sets):
-            # rulebook, Talismans and "What do the cards you draw do?": talismans and the
-            # jewels of complete sets are protected; the earliest gained pieces form the
-            # sets (R9).
+        if counts[talisman_code] or sets[0] or sets[1] or sets[2]:
+            # rulebook, Talismans and "What do the cards you draw do?": talismans are
+            # protected and count as a stone of the type they are placed on; the jewels of
+            # complete sets are protected, the earliest gained pieces forming the sets (R9).
             taken = [0] * (_NUM_METALS * _NUM_JEWELS)
             for c in held:
                 if is_talisman[c]:
                     protected.add(c)
+                    on = talisman_on.get(c, LONE)
+                    if on >= 0:
+                        stones[on] += 1
                     continue
                 s = slot[c]
                 if s >= 0 and taken[s] < sets[s // _NUM_JEWELS]:
                     taken[s] += 1
                     protected.add(c)
-        out.append(Holding(stones, sets, protected, len(held) - sorcerers))
+        out.append((stones, sets, protected, len(held) - counts[talisman_code + 1]))
     return out
 
 
@@ -145,7 +150,7 @@ def majority_holders(summary: list[Holding], num_stones: int) -> list[int]:
         best = 0
         holder = -1
         for p, h in enumerate(summary):
-            count = h.stones[st]
+            count = h[0][st]
             if count > best:
                 best = count
                 holder = p
@@ -159,9 +164,8 @@ def score_of(
     state: MagicLampState, t: Tables, summary: list[Holding], majorities: list[int], p: int
 ) -> dict[str, int]:
     """``rules.score_breakdowns(state)[p]`` from a summary (same keys, same order)."""
-    mine = summary[p]
-    b: dict[str, int] = {"cards": mine.cards}
-    sets = mine.sets
+    _, sets, _, cards = summary[p]
+    b: dict[str, int] = {"cards": cards}
     bonus = t.set_bonus
     for m, key in enumerate(t.set_keys):
         b[key] = sets[m] * bonus[m]
@@ -187,8 +191,7 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
     stone_types = t.stone_types
     players = []
     for p in range(n):
-        holding = summary[p]
-        protected = holding.protected
+        stones, sets, protected, _ = summary[p]
         cards = []
         for c in state.holdings[p]:
             if is_talisman[c]:
@@ -213,8 +216,8 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
             {
                 "seat": p,
                 "cards": cards,
-                "stones": dict(zip(stone_types, holding.stones, strict=True)),
-                "sets": dict(zip(METALS, holding.sets, strict=True)),
+                "stones": dict(zip(stone_types, stones, strict=True)),
+                "sets": dict(zip(METALS, sets, strict=True)),
                 "ring": state.ring == p,
                 # Before the reveal, only the seat's own progress is known (module doc).
                 "dice_set": len(dice) if revealed or own else None,
