@@ -99,6 +99,13 @@ class Observer(ABC, Generic[S]):
         """Everything ``seat`` may know, JSON-ready, without the log and the decision (the
         core adds those)."""
 
+    def public_to_act(self, state: S, seat: int | None) -> list[int]:
+        """The seats to act as ``seat`` may know them, ascending. In a secret simultaneous
+        phase a seat sees whether it has itself answered, never whether another seat has
+        (a determinized copy takes other seats' unrevealed choices back), so games with
+        such phases override this; ``GameState.view`` should report it as ``to_act``."""
+        return sorted(state.to_act())
+
     @abstractmethod
     def fill(self, state: S, seat: int | None, out: FloatArray) -> None:
         """Write ``seat``'s observation into ``out`` (zeroed, of ``shape``)."""

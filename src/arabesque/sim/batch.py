@@ -78,7 +78,7 @@ def play_one(
     agents = [
         make_agent(a, game_id, seed=agent_seed(seed, seat)) for seat, a in enumerate(agent_specs)
     ]
-    state = play_game(spec, params, agents, seed)
+    state = play_game(spec, params, agents, seed, log_events=False)
     if record_dir is not None:
         record = state.record(agents=list(agent_specs), source="arabesque simulate")
         record.save(record_path(record_dir, seed))

@@ -18,13 +18,17 @@ def play_game(
     agents: Sequence[Agent],
     seed: int,
     on_action: Callable[[GameState, int, int], None] | None = None,
+    log_events: bool = True,
 ) -> GameState:
-    """Play a game to the end; returns the final state (its ``history`` is the record)."""
+    """Play a game to the end; returns the final state (its ``history`` is the record).
+    Without ``log_events`` the game keeps no event log (simulations need only the actions
+    and the result), which saves the cost of making the events."""
     if len(agents) != params.num_players:
         raise ValueError(
             f"{params.num_players} players need {params.num_players} agents, got {len(agents)}"
         )
     state = spec.new_game(params, seed=seed)
+    state.logging = log_events
     limit = spec.max_game_length(params)
     while not state.is_over:
         acting = sorted(state.to_act())

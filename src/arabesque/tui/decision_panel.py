@@ -1,0 +1,243 @@
+"""One decision panel for every game: it draws the seat's ``view["decision"]`` and picks.
+
+The core gives every decision in one JSON shape (``Decision.to_json``): a prompt, the trail of
+enclosing choices, and options with an action, a label and a canonical text, some of them
+optional side actions. This panel draws that shape for any game: the trail, the prompt, what
+the game adds under it (``Presentation.details``), then the options with a key each. The
+player picks with the key, with the arrows and Enter, or with the mouse; the panel answers
+with a ``DecisionPanel.Chosen`` message (a click or Enter) or through ``action_for`` (a key
+the screen received), so the screen has one way to apply the human's choice.
+
+Keys: a game's mnemonic keys first (a = accept a wish, p = pass...), always the same letter
+for the same action; the other options get 1-9, then the letters nobody reserved. Options
+beyond the last key are still reachable with the arrows, and the list scrolls.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+#: Keys handed out to the options in order, after the game's mnemonics.
+OPTION_KEYS = "123456789abcdefghijklmnopqrstuvwxyz"
+#: Keys that never pick an option: q quits (the application's binding).
+RESERVED = frozenset("q")
+
+_SEAT = re.compile(r"\b[Pp]layer (\d+)\b")
+
+
+def name_seats(text: str, names: Sequence[str]) -> str:
+    """The core words seats as "player N" (it knows no names); at this table every seat
+    has a name ("You", "Bot 1"), the one the rest of the screen uses."""
+
+    def named(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        return names[seat] if seat < len(names) else match.group(0)
+
+    return _SEAT.sub(named, text)
+
+
+def assign_keys(
+    texts: Sequence[str], mnemonics: Mapping[str, str], reserved: Collection[str] = RESERVED
+) -> list[str | None]:
+    """A key per option (given by canonical text, in the order listed): its mnemonic, or the
+    next of ``OPTION_KEYS`` that is neither reserved nor any action's mnemonic (so a letter
+    means the same thing in every decision); None once the keys run out."""
+    taken = set(reserved) | set(mnemonics.values())
+    free = iter(k for k in OPTION_KEYS if k not in taken)
+    return [mnemonics[t] if t in mnemonics else next(free, None) for t in texts]
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """What a game adds to the decision it shows; all of it optional."""
+
+    #: Drawn under the prompt: the card drawn, the tiles shown, the rules that apply...
+    details: RenderableType | None = None
+    #: Action -> a few words after its label (what it would score, whose card it is...).
+    notes: Mapping[int, str] = field(default_factory=dict)
+    #: The actions in the order to list them (default: the decision's order).
+    order: Sequence[int] | None = None
+    #: False when the game takes the answer itself (a die set with two keys, a timed press):
+    #: the panel then lists nothing and no key picks an option.
+    list_options: bool = True
+    #: Other ways to answer, appended to the help line (", or click a tile").
+    hint: str = ""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One listed option."""
+
+    action: int
+    key: str | None
+    label: str
+    note: str = ""
+    optional: bool = False
+
+    def prompt(self) -> Text:
+        text = Text(f"{self.key}  " if self.key else "   ", style="bold")
+        text.append(self.label, style="" if not self.optional else "italic")
+        if self.note:
+            text.append(f" · {self.note}", style="dim")
+        return text
+
+
+def rows_for(
+    decision: Mapping[str, Any],
+    present: Presentation,
+    names: Sequence[str],
+    mnemonics: Mapping[str, str],
+) -> list[Row]:
+    """The options as listed: main choices first, side actions after them, each keyed."""
+    options = {int(o["action"]): o for o in decision["options"]}
+    order = list(present.order) if present.order is not None else list(options)
+    order += [a for a in options if a not in order]  # a game's order may leave some out
+    order = [a for a in order if a in options]
+    # Side actions go apart, after the main choice, in the same order.
+    order.sort(key=lambda a: bool(options[a].get("optional")))
+    keys = assign_keys([str(options[a].get("text", "")) for a in order], mnemonics)
+    return [
+        Row(
+            action=a,
+            key=key,
+            label=name_seats(str(options[a]["label"]), names),
+            note=present.notes.get(a, ""),
+            optional=bool(options[a].get("optional")),
+        )
+        for a, key in zip(order, keys, strict=True)
+    ]
+
+
+def decision_head(
+    decision: Mapping[str, Any], present: Presentation, rows: Sequence[Row], names: Sequence[str]
+) -> Group:
+    """The trail, the prompt, the game's details and how to answer."""
+    lines: list[RenderableType] = []
+    trail = [name_seats(str(t), names) for t in decision.get("trail") or []]
+    if trail:
+        lines.append(Text(" › ".join(trail) + " ›", style="dim"))
+    lines.append(Text(name_seats(str(decision["prompt"]), names), style="bold"))
+    if present.details is not None:
+        lines.append(present.details)
+    if present.list_options:
+        ways = "the option's key, or ↑/↓ and Enter" if any(r.key for r in rows) else "↑/↓, Enter"
+        unkeyed = sum(1 for r in rows if r.key is None)
+        more = f" ({unkeyed} more below the last key: scroll)" if unkeyed else ""
+        lines.append(Text(f"Choose: {ways}{present.hint}{more}", style="dim"))
+    return Group(*lines)
+
+
+class DecisionPanel(Vertical):
+    """The human's current decision (or what the table is waiting for) and its options."""
+
+    DEFAULT_CSS = """
+    DecisionPanel { height: auto; }
+    DecisionPanel > #prompt { border: round $warning; padding: 0 1; height: auto; }
+    DecisionPanel > #choices {
+        height: auto; max-height: 14; border: round $warning; scrollbar-size-vertical: 1;
+    }
+    """
+
+    #: The heading that sets side actions apart from the main choice.
+    SIDE_HEADING: ClassVar[str] = "Also possible now:"
+
+    class Chosen(Message):
+        """The player picked ``action`` in the list (Enter or a click)."""
+
+        def __init__(self, action: int) -> None:
+            super().__init__()
+            self.action = action
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        mnemonics: Mapping[str, str] | None = None,
+        *,
+        title: str = "Your move",
+        id: str | None = None,  # noqa: A002 - Textual's keyword
+    ) -> None:
+        super().__init__(id=id)
+        self.names = list(names)
+        #: Canonical action text -> the key that always picks that action.
+        self.mnemonics = dict(mnemonics or {})
+        self.panel_title = title
+        #: The options listed now, in order, and key -> action for them.
+        self.rows: list[Row] = []
+        self.keys: dict[str, int] = {}
+        self._listed: tuple[Any, ...] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="prompt")
+        yield OptionList(id="choices")
+
+    def on_mount(self) -> None:
+        self.query_one("#prompt").border_title = self.panel_title
+        self.query_one(OptionList).display = False
+
+    # -- what the panel shows -------------------------------------------------------------
+
+    def show_text(self, body: RenderableType) -> None:
+        """No decision of the human's: say what the table is doing (or that it is over)."""
+        self.rows = []
+        self.keys = {}
+        self._listed = None
+        self.query_one("#prompt", Static).update(body)
+        self.query_one(OptionList).display = False
+
+    def show_decision(self, decision: Mapping[str, Any], present: Presentation) -> None:
+        """Draw ``decision`` (a view's ``decision``) as ``present`` says."""
+        rows = rows_for(decision, present, self.names, self.mnemonics) if present.list_options else []
+        self.rows = rows
+        self.keys = {r.key: r.action for r in rows if r.key is not None}
+        self.query_one("#prompt", Static).update(decision_head(decision, present, rows, self.names))
+        choices = self.query_one(OptionList)
+        choices.display = bool(rows)
+        listed = (decision.get("kind"), decision.get("prompt"), tuple(rows))
+        if not rows or listed == self._listed:
+            return  # the same list: keep the player's place in it
+        self._listed = listed
+        choices.clear_options()
+        side = False
+        for row in rows:
+            if row.optional and not side:
+                side = True
+                choices.add_options([None, Option(Text(self.SIDE_HEADING, "bold"), disabled=True)])
+            choices.add_option(Option(row.prompt(), id=str(row.action)))
+        choices.highlighted = 0
+        self.call_after_refresh(choices.focus)
+
+    # -- picking ----------------------------------------------------------------------------
+
+    def action_for(self, key: str) -> int | None:
+        """The listed option ``key`` picks, if any."""
+        return self.keys.get(key)
+
+    def key_of(self, action: int) -> str | None:
+        return next((r.key for r in self.rows if r.action == action), None)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self.post_message(self.Chosen(int(event.option.id)))
+
+
+__all__ = [
+    "DecisionPanel",
+    "Presentation",
+    "Row",
+    "assign_keys",
+    "decision_head",
+    "name_seats",
+    "rows_for",
+]
