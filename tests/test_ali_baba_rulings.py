@@ -334,8 +334,11 @@ def test_show_choices_are_secret_until_all_are_in() -> None:
     assert state.view(1)["showing"]["mine"]["name"] == "pink statue"
     for seat in (None, 0, 2):
         view = state.view(seat)
-        assert view["showing"] == {"waiting": [2], "mine": None}
+        # Not even whether seat 1 has chosen is shown: both are still choosing for the rest.
+        assert view["showing"] == {"choosing": [1, 2], "mine": None}
+        assert view["to_act"] == [1, 2]
         assert "pink statue" not in str(view["log"][-3:])
+    assert state.view(1)["to_act"] == [2]
     events = do(state, 2, "show pink sword")
     shown = next(e for e in events if e["kind"] == "shown")
     assert {s: t["name"] for s, t in shown["tiles"].items()} == {

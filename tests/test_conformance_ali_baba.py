@@ -9,7 +9,7 @@ import random
 import pytest
 
 from arabesque.core import conformance as kit
-from arabesque.games.ali_baba.state import AliBabaState, Phase
+from arabesque.games.ali_baba.state import NOT_SHOWN, AliBabaState, Phase
 from tests.ali_baba_scenarios import SPEC, do, new_game, params
 
 SETTINGS = [
@@ -109,7 +109,7 @@ def test_determinizing_a_showing_keeps_the_seats_own_choice() -> None:
     for seed in range(10):
         copy = state.determinize(1, random.Random(seed))
         assert copy.shows[1] == state.shows[1]
-        # Seat 2 has not chosen; seat 0 cannot see seat 1's choice, so it is re-drawn among
-        # seat 1's tiles.
+        # Seat 2 has not chosen; seat 0 cannot see seat 1's choice, so its copy takes it
+        # back: seat 1 chooses again.
         other = state.determinize(0, random.Random(seed))
-        assert other.shows[1] in other.hands[1]
+        assert other.shows[1] == NOT_SHOWN and 1 in other.to_act()

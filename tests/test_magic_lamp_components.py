@@ -338,6 +338,26 @@ BROKEN: list[tuple[str, Mutation, str]] = [
         lambda d: lamp(d, "ward").update(cuont=3),
         "unknown key 'cuont'",
     ),
+    (
+        "a stone name of two words (action texts split on spaces: 'stone blue gem')",
+        lambda d: rename_stone(d, "diamond", "blue gem"),
+        "stone name 'blue gem' is not a single word",
+    ),
+    (
+        "an empty stone name",
+        lambda d: rename_stone(d, "diamond", ""),
+        "stone name '' is empty",
+    ),
+    (
+        "a card count past the limit (it would be built card by card)",
+        lambda d: chest_card(d, kind="stone").update(count=100_000_000),
+        "more than 1000 chest and starting cards",
+    ),
+    (
+        "a die-busting number of scorpions",
+        lambda d: chest_card(d, kind="stone").update(scorpions=50),
+        "scorpions must be 0..9",
+    ),
 ]
 
 
@@ -364,6 +384,16 @@ def test_the_writer_round_trips_the_base_file(tmp_path: Path) -> None:
     reference = load_components(custom_components())
     assert comp.cards == reference.cards
     assert comp.lamp_cards == reference.lamp_cards
+
+
+def test_stone_names_are_normalised_to_how_action_texts_spell_them(tmp_path: Path) -> None:
+    data = copy.deepcopy(base())
+    rename_stone(data, "ruby", " Ruby")
+    path = tmp_path / "capitals.toml"
+    path.write_text(to_toml(data), encoding="utf-8")
+    comp = load_components(str(path))
+    assert comp.stone_types[0] == "ruby"
+    assert comp.cards == load_components(custom_components()).cards
 
 
 def test_unreadable_or_invalid_files(tmp_path: Path) -> None:

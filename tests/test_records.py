@@ -92,7 +92,16 @@ def test_record_json_round_trip_and_exact_replay(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     record.save(path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    fields = {"format", "game", "engine_version", "params", "setup", "actions", "metadata"}
+    fields = {
+        "format",
+        "game",
+        "engine_version",
+        "record_compat",
+        "params",
+        "setup",
+        "actions",
+        "metadata",
+    }
     assert set(data) == fields
     assert data["format"] == "arabesque-record/1"
     assert set(data["setup"]) == {"seed", "arrangement", "data_sha256"}

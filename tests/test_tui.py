@@ -25,10 +25,17 @@ from arabesque.core.registry import get_game
 from arabesque.games.magic_lamp import actions as A
 from arabesque.games.magic_lamp.components import CHESTS
 from arabesque.sim.runner import play_game
-from arabesque.tui.app import ArabesqueApp, GameOverScreen, QuitScreen
+from arabesque.tui.app import ArabesqueApp, GameOverScreen, Mode, QuitScreen
+from arabesque.tui.decision_panel import name_seats
 from arabesque.tui.magic_lamp.events import describe_event
-from arabesque.tui.magic_lamp.render import board_panel, cave_panel, table_panel
-from arabesque.tui.magic_lamp.screen import MagicLampScreen, Mode
+from arabesque.tui.magic_lamp.render import (
+    SHARED_STYLE,
+    board_panel,
+    cave_panel,
+    dice_cell,
+    table_panel,
+)
+from arabesque.tui.magic_lamp.screen import MagicLampScreen
 from arabesque.tui.play import build_app, human_seat, main
 
 SIZE = (160, 50)
@@ -90,6 +97,19 @@ def game(app: ArabesqueApp) -> MagicLampScreen:
 
 def panel(app: ArabesqueApp, widget_id: str) -> str:
     return Snapshot(app).panel(widget_id)
+
+
+def words(text: str) -> str:
+    """A panel's text as one line of words (its lines wrap where the width says)."""
+    return " ".join(text.replace("│", " ").split())
+
+
+def deciding(app: ArabesqueApp) -> str | None:
+    """The kind of the human's decision the screen is on, or None."""
+    screen = game(app)
+    if screen.mode is not Mode.CHOICE or screen.decision is None:
+        return None
+    return str(screen.decision["kind"])
 
 
 def log_lines(app: ArabesqueApp) -> list[str]:
@@ -170,11 +190,13 @@ async def play_to_end(
         check_screen_matches_view(app, snap)
         view = app.session.view()
         mode = screen.mode
+        kind = deciding(app)
         # The first turn goes through pilot.press itself; later ones through the same driver
         # path with fewer waits.
         press = pilot.press if view["turn"] <= 1 else lambda *keys: quick_press(pilot, *keys)
-        if mode is Mode.SET:
+        if kind == "set_die":
             opponent_dice_hidden(app, snap=snap)
+            assert view["decision"]["prompt"] in words(snap.panel("prompt"))
             legal = [state.action_to_str(a) for a in state.legal_actions(0)]
             chests = sorted({t.split()[1] for t in legal})
             chest = chests[step % len(chests)]
@@ -184,9 +206,10 @@ async def play_to_end(
             opponent_dice_hidden(app, pending=f"{chest} {face}")
             await press("enter")
             seen["set"] = seen.get("set", 0) + 1
-        elif mode is Mode.RACE:
+        elif kind == "race":
             # The screen was read at once: the race window is open.
-            assert "The dice are out!" in snap.panel("prompt")
+            prompt = words(snap.panel("prompt"))
+            assert view["decision"]["prompt"] in prompt and "SPACE = rub the lamp" in prompt
             # Every die is on screen now, in the table.
             table = snap.panel("table")
             for player in view["players"]:
@@ -206,13 +229,14 @@ async def play_to_end(
                     assert f"You {mine} ms" in snap.panel("prompt")
                     assert f"{mine} ms" in snap.panel("table")
             seen[f"race-{way}"] = seen.get(f"race-{way}", 0) + 1
-        elif mode is Mode.CHOICE:
+        elif kind is not None:
             decision = view["decision"]
-            assert decision is not None and decision["player"] == 0
-            kind = decision["kind"]
+            assert decision is not None and decision["seat"] == 0 and decision["kind"] == kind
             prompt = snap.panel("prompt")
+            # The prompt is the decision's, with the seats named as at the table.
+            assert name_seats(decision["prompt"], app.session.names) in words(prompt)
             if kind == "wish":
-                assert decision["lamp"]["name"] in prompt
+                assert decision["context"]["lamp"]["name"] in prompt
                 await press("a" if step % 2 else "r")
             elif kind == "draw":
                 draw = view["draw"]
@@ -223,9 +247,11 @@ async def play_to_end(
                 legal = list(state.legal_actions(0))
                 options = screen.query_one(OptionList)
                 assert options.option_count == len(legal)
-                first = str(options.get_option_at_index(0).prompt)
-                assert first.startswith("1. ")
-                assert first.removeprefix("1. ") in snap.panel("choices")
+                first = screen.panel.rows[0]
+                assert first.key == "1"
+                label = name_seats(decision["options"][0]["label"], app.session.names)
+                assert first.label == label
+                assert f"1 {label}" in words(snap.panel("choices"))
                 before = len(state.history)
                 await press("1")
                 assert state.history[before] == (0, legal[0])
@@ -349,7 +375,7 @@ async def _screen_before_reveal(setting: str) -> list[str]:
         await pilot.pause()
         await pilot.press("g", "3", "enter", "s", "4")
         await pilot.pause()
-        assert game(app).mode is Mode.SET
+        assert deciding(app) == "set_die"
         assert len(app.session.state.dice[1]) == 2  # the bot has set both dice
         opponent_dice_hidden(app)
         # The log's scroll bar is drawn with block characters that may differ; drop them.
@@ -366,6 +392,45 @@ async def test_the_screen_before_the_reveal_does_not_depend_on_the_bots_dice() -
     assert low == high
 
 
+async def _screen_in_the_race(setting: str) -> list[str]:
+    """The whole screen while the race window is open (you: gold 3 and silver 5), with the
+    bot's first die written out of it."""
+    app = scripted_app(setting, None)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = game(app)
+        screen.clock = lambda: 0.0  # the countdown reads the same in both games
+        await pilot.pause()
+        await pilot.press("g", "3", "enter", "s", "5", "enter")
+        for _ in range(50):  # the clock starts once the dice are on screen
+            if "The window closes in 5.0 s" in panel(app, "prompt"):
+                break
+            await pilot.pause(0.02)
+        assert deciding(app) == "race"
+        assert "The window closes in 5.0 s" in panel(app, "prompt")
+        bot_die = setting.removeprefix("set ")
+        return [
+            line.text.replace(bot_die, "<bot die>")
+            for line in Snapshot(app).lines
+            if "▍" not in line.text and "▊" not in line.text
+        ]
+
+
+async def test_the_race_does_not_say_whether_a_face_is_shared() -> None:
+    # Seeing a shared face in time is the race: the screen reads the same either way.
+    shared = await _screen_in_the_race("set bronze 3")  # your gold 3 is shared
+    apart = await _screen_in_the_race("set bronze 4")  # nothing is shared
+    assert shared == apart
+    assert any("<bot die>" in line for line in shared)
+
+
+def test_shared_faces_stand_out_only_once_the_race_is_over() -> None:
+    player = {"seat": 0, "dice": [{"chest": "gold", "face": 3}]}
+    for phase, marked in (("race", False), ("resolve", True)):
+        cell = dice_cell(player, {"phase": phase, "shared_faces": [3]}, own=True)
+        assert cell.plain == "gold 3"
+        assert any(span.style == SHARED_STYLE for span in cell.spans) is marked
+
+
 async def test_race_time_is_measured_from_the_dice_on_screen_and_wishes() -> None:
     app = scripted_app("set bronze 3", rub_ms=900)
     async with app.run_test(size=SIZE) as pilot:
@@ -375,12 +440,11 @@ async def test_race_time_is_measured_from_the_dice_on_screen_and_wishes() -> Non
         await pilot.pause()
         await pilot.press("g", "3", "enter", "s", "5", "enter")
         await pilot.pause()
-        assert screen.mode is Mode.RACE
+        assert deciding(app) == "race"
         state = app.session.state
         assert state.view(0)["phase"] == "race"  # the press is not applied before it happens
         table = panel(app, "table")
         assert "bronze 3" in table and "gold 3" in table
-        assert "Shared faces: 3 (You, Bot 1)" in panel(app, "prompt")
         now[0] += 0.4123
         await pilot.press("space")
         await pilot.pause()
@@ -392,10 +456,11 @@ async def test_race_time_is_measured_from_the_dice_on_screen_and_wishes() -> Non
         # Wish 1: the drawn Lamp card's name and text are shown; reject it twice.
         for wish in (1, 2):
             decision = state.view(0)["decision"]
-            assert decision["kind"] == "wish" and decision["wish"] == wish
-            prompt = panel(app, "prompt")
-            assert decision["lamp"]["name"] in prompt
-            assert decision["lamp"]["text"][:30] in prompt.replace("\n", " ").replace("│", "")
+            lamp = decision["context"]["lamp"]
+            assert decision["kind"] == "wish" and decision["context"]["wish"] == wish
+            prompt = words(panel(app, "prompt"))
+            assert decision["prompt"] in prompt
+            assert lamp["name"] in prompt and lamp["text"] in prompt
             await pilot.press("r")
             await pilot.pause()
         # The third wish is forced by the engine (R11).
@@ -502,8 +567,8 @@ async def test_a_failing_bot_does_not_end_the_game() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "out of lamp oil" in "\n".join(log_lines(app))
-        assert app.session.state.view(0)["players"][1]["dice_set"] == 2
-        assert game(app).mode is Mode.SET
+        assert len(app.session.state.dice[1]) == 2
+        assert deciding(app) == "set_die"
 
 
 # -- quitting and setup errors -------------------------------------------------------------------

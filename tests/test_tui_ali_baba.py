@@ -33,14 +33,14 @@ from arabesque.tui.ali_baba.render import (
     cave_info,
     draw_board,
     my_screen,
-    option_keys,
-    option_label,
+    option_note,
     players_table,
     tie_break_note,
     uncovered_by,
 )
-from arabesque.tui.ali_baba.screen import AliBabaScreen, CaveBoard, Mode
-from arabesque.tui.app import ArabesqueApp, GameOverScreen
+from arabesque.tui.ali_baba.screen import AliBabaScreen, CaveBoard
+from arabesque.tui.app import ArabesqueApp, GameOverScreen, Mode
+from arabesque.tui.decision_panel import Presentation, name_seats, rows_for
 from arabesque.tui.play import build_app
 
 SIZE = (140, 45)
@@ -224,16 +224,21 @@ def check_screen_matches_view(app: ArabesqueApp, snap: Snapshot) -> None:
 
 
 def check_options(app: ArabesqueApp) -> None:
-    """The list offers exactly the human's legal actions, with the keys the screen uses."""
+    """The list offers exactly the human's legal actions, labelled as the view's decision
+    says, with the keys the screen uses."""
     screen = game(app)
     state = app.session.state
+    panel = screen.panel
     options = screen.query_one(OptionList)
     ids = [int(options.get_option_at_index(i).id or -1) for i in range(options.option_count)]
     assert sorted(ids) == sorted(state.legal_actions(0))
-    assert set(screen.keys.values()) <= set(ids)
-    for key, action in screen.keys.items():
-        index = ids.index(action)
-        assert str(options.get_option_at_index(index).prompt).startswith(f"{key}  ")
+    assert ids == [row.action for row in panel.rows]
+    labels = {o["action"]: o["label"] for o in state.view(0)["decision"]["options"]}
+    for row in panel.rows:
+        assert row.label == name_seats(labels[row.action], app.session.names)
+    assert set(panel.keys.values()) <= set(ids)
+    for key, action in panel.keys.items():
+        assert panel.key_of(action) == key
 
 
 # -- the human's choices -----------------------------------------------------------------------
@@ -319,11 +324,11 @@ class Human:
         if kind in ("take", "green-also") and how == 0:
             await click_tile(app, pilot, text.split(" ", 1)[1].removeprefix("take "))
             how_name = "click"
-        elif (how == 1 and index <= 3) or action not in screen.keys.values():
+        elif (how == 1 and index <= 3) or action not in screen.panel.keys.values():
             await quick_press(pilot, *(["down"] * index), "enter")
             how_name = "arrows"
         else:
-            key = next(k for k, a in screen.keys.items() if a == action)
+            key = next(k for k, a in screen.panel.keys.items() if a == action)
             await quick_press(pilot, key)
             how_name = "key"
         for _ in range(5):  # an option selected travels further than a key
@@ -377,15 +382,16 @@ async def play_to_end(app: ArabesqueApp, pilot: Any, max_steps: int = 400) -> Hu
         check_screen_matches_view(app, snap)
         check_options(app)
         kind, action = human.pick()
-        prompt = snap.panel("prompt")
+        prompt = " ".join(snap.panel("prompt").replace("│", " ").split())
+        # The prompt is the decision's, with the seats named as at the table.
+        decision = state.view(0)["decision"]
+        assert name_seats(decision["prompt"], app.session.names) in prompt
         if kind == "show":
-            assert "used the yellow effect: choose one of your tiles to show" in " ".join(
-                prompt.replace("│", " ").split()
-            )
+            thief = app.session.names[decision["context"]["thief"]]
+            assert f"{thief} played yellow: secretly choose the tile you show" in prompt
         elif kind == "steal":
-            words = " ".join(prompt.replace("│", " ").split())
             for tile in state.view(0)["shown"].values():
-                assert tile["name"] in words
+                assert tile["name"] in prompt
         await human.choose(kind, action, step)
     raise AssertionError(f"the game did not end in {max_steps} steps")
 
@@ -530,13 +536,12 @@ async def _screen_while_showing(show: str) -> tuple[list[str], str]:
             view = state.view(0)
             if view["phase"] == "show" and 0 in view["to_act"] and state.shows[2] != NOT_SHOWN:
                 assert len(state.hands[2]) > 1  # a real choice, made in secret
-                assert view["showing"]["waiting"] == [0]
                 assert not any(e["kind"] == "show_chosen" and e["player"] != 0 for e in view["log"])
                 snap = Snapshot(app)
                 lines = [line.text for line in snap.lines if "▁" not in line.text]
                 return lines, log_text(app)
             assert not state.is_over
-            await quick_press(pilot, next(iter(game(app).keys)))
+            await quick_press(pilot, next(iter(game(app).panel.keys)))
     raise AssertionError("the human was never asked to show a tile")
 
 
@@ -561,8 +566,8 @@ async def test_steal_and_show_reveal_together() -> None:
             view = state.view(0)
             if view["phase"] == "show" and 0 in view["to_act"]:
                 break
-            await quick_press(pilot, next(iter(game(app).keys)))
-        await quick_press(pilot, "a")
+            await quick_press(pilot, next(iter(game(app).panel.keys)))
+        await quick_press(pilot, next(iter(game(app).panel.keys)))
         shown = next(e for e in reversed(state.view(0)["log"]) if e["kind"] == "shown")
         log = log_text(app).replace("\n", " ")
         assert "You chose to show the" in log
@@ -596,15 +601,6 @@ def test_forbidden_tiles_are_marked_for_the_seat_they_bind() -> None:
     info.print(cave_info(view, lambda p: "You" if p == 0 else f"Bot {p}"))
 
 
-def test_option_keys_skip_the_reserved_letters() -> None:
-    words = ["keep lamp", *(f"swap for t{i}" for i in range(30)), "use yellow", "pass"]
-    keys = option_keys(words)
-    assert keys[0] == "k" and keys[-2] == "u" and keys[-1] == "p"
-    letters = [k for k in keys[1:-2] if k is not None]
-    assert len(letters) == 22 and not {"k", "p", "q", "u"} & set(letters)
-    assert keys[23:31] == [None] * 8
-
-
 async def test_bot_delay_paces_the_bots() -> None:
     app = build_app("ali-baba", 2, 2, agent="random", seed=4, bot_delay=0.05)
     async with app.run_test(size=SIZE) as pilot:
@@ -631,6 +627,9 @@ async def test_bots_only_game_is_shown_to_a_spectator() -> None:
 
 def _name(seat: int | None) -> str:
     return "nobody" if seat is None else ("You" if seat == 0 else f"Bot {seat}")
+
+
+NAMES = [_name(p) for p in range(5)]
 
 
 ALL_EVENTS = {
@@ -681,9 +680,15 @@ def test_every_event_and_panel_renders_in_random_games() -> None:
                 players_table(view, _name),
             )
             for p in sorted(state.to_act()):
-                for a in state.legal_actions(p):
-                    label = option_label(state.action_to_str(a), state.view(p), _name)
-                    assert label
+                view = state.view(p)
+                notes = {
+                    o["action"]: option_note(o["text"], view) for o in view["decision"]["options"]
+                }
+                rows = rows_for(view["decision"], Presentation(notes=notes), NAMES, {})
+                assert sorted(r.action for r in rows) == sorted(state.legal_actions(p))
+                for row in rows:
+                    console.print(row.prompt())
+                    assert row.label and "player" not in row.label
 
     for seed in range(8):
         variant = variants[seed % 4]

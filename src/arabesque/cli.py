@@ -7,6 +7,7 @@ malformed file, a record that does not replay) is one line on stderr and exit st
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
@@ -227,10 +228,13 @@ def _final_table(summary: dict[str, Any]) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     from arabesque.sim.replay import describe_event, final_summary, replay_steps
 
+    # Bounded and checked (size, nesting, embedded data, compatibility) before any output.
     record = GameRecord.load(args.file)
+    record.check_compatible()
     if record.engine_version != __version__:
         print(
-            f"note: recorded with engine {record.engine_version}, replaying with {__version__}",
+            f"note: recorded with engine {record.engine_version}, replaying with {__version__} "
+            f"(the same record compatibility, {record.record_compat}: the replay is exact)",
             file=sys.stderr,
         )
     if args.json:
@@ -238,13 +242,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0
     out = _out()
     spec = get_game(record.game)
+    steps = replay_steps(record)
+    # The setup is built, and so checked, before the header: the header then quotes the
+    # game's own player count, never a value of an unchecked record.
+    setup = next(steps)
     out.print(
-        f"{spec.name}, {record.params.get('num_players', '?')} players, seed {record.seed}, "
+        f"{spec.name}, {setup[1].num_players} players, seed {record.seed}, "
         f"{len(record.actions)} recorded actions"
     )
     pausing = args.step
     state = None
-    for entry, after in replay_steps(record):
+    for entry, after in itertools.chain([setup], steps):
         state = after
         if entry.step == 0:
             out.print("setup")

@@ -169,9 +169,10 @@ def check_determinize_honest(state: GameState, rng: random.Random) -> None:
         assert copy.seed != state.seed, "a determinized copy keeps the real seed"
         assert copy.rng is not state.rng
         assert copy.version == state.version
-        assert copy.arrangement() != state.arrangement() or not state.arrangement(), (
-            "a determinized copy keeps the real setup"
-        )
+        if state.spec.hidden_information:
+            assert copy.arrangement() != state.arrangement() or not state.arrangement(), (
+                "a determinized copy keeps the real setup"
+            )
         try:
             copy.record()
         except ArabesqueError:
@@ -234,6 +235,8 @@ def check_decisions(state: GameState) -> None:
         assert decision.default in decision.options
         assert state.default_action(seat) == decision.default
         assert set(decision.optional) <= set(decision.options)
+        # A seat whose time runs out makes the main choice, never a side action.
+        assert decision.default not in decision.optional, "the default is a side action"
         shown = view["decision"]
         assert shown is not None and shown["kind"] == decision.kind_name
         assert [o["action"] for o in shown["options"]] == list(decision.options)
@@ -241,6 +244,10 @@ def check_decisions(state: GameState) -> None:
         assert [o["text"] for o in shown["options"]] == [
             state.action_to_str(a) for a in decision.options
         ]
+        assert [o["action"] for o in shown["options"] if o.get("optional")] == [
+            a for a in decision.options if a in decision.optional
+        ]
+        assert shown["trail"] == list(decision.trail) and shown["prompt"] == decision.prompt
         json.dumps(shown)
     for spectator in (None,):
         assert state.view(spectator, include_log=False)["decision"] is None
@@ -299,6 +306,17 @@ def garbage_actions(state: GameState, rng: random.Random) -> list[Any]:
     ]
 
 
+#: Values that are not seats although some compare equal to one (True == 1, 0.0 == 0).
+NOT_SEATS: tuple[Any, ...] = (True, False, 0.0, 1.0, "0", None, [], [0], (0,), {}, -1, 99)
+
+
+def check_legal_actions_for_non_seats(state: GameState) -> None:
+    """``legal_actions`` answers nothing, and raises nothing, for values that are not seats
+    (apply refuses them all)."""
+    for value in NOT_SEATS:
+        assert list(state.legal_actions(value)) == [], f"legal_actions({value!r}) answered"
+
+
 def check_bad_actions_unchanged(state: GameState, rng: random.Random) -> None:
     """Malformed or illegal actions raise a ValueError subclass and change nothing."""
     before = state.fingerprint()
@@ -346,9 +364,47 @@ def run_conformance(
             check_versions(state, rng)
             check_clone_independence(state, rng)
             check_bad_actions_unchanged(state, rng)
+            check_legal_actions_for_non_seats(state)
             checked += 1
             final = state
         assert final is not None and final.is_over
         check_scores(final)
         check_replay(final)
     return checked
+
+
+# -- observers --
+
+
+def check_observation(state: GameState) -> None:
+    """Every seat's observation, and a spectator's, is a finite float32 vector of the
+    declared shape."""
+    import numpy as np
+
+    shape = state.spec.observation_shape(state.params)
+    for seat in [None, *range(state.num_players)]:
+        obs = state.observation(seat)
+        assert isinstance(obs, np.ndarray), f"seat {seat}: the observation is no ndarray"
+        assert obs.shape == shape, f"seat {seat}: observation shape {obs.shape} != {shape}"
+        assert obs.dtype == np.float32, f"seat {seat}: observation dtype {obs.dtype}"
+        assert np.isfinite(obs).all(), f"seat {seat}: the observation has NaN or infinity"
+
+
+def check_observation_hides(state: GameState, rng: random.Random, samples: int = 1) -> None:
+    """Like ``check_views_hide`` for tensors: ``determinize(P)`` re-samples exactly what P
+    cannot see, so P's observation must not change; the message names the layout fields
+    that did."""
+    import numpy as np
+
+    layout = state.observer.layout
+    for seat in range(state.num_players):
+        expected = state.observation(seat)
+        for _ in range(samples):
+            got = state.determinize(seat, rng).observation(seat)
+            if not np.array_equal(got, expected):
+                changed = set(np.flatnonzero(got != expected).tolist())
+                names = [f.name for f in layout if changed & set(range(f.start, f.start + f.size))]
+                raise AssertionError(
+                    f"seat {seat}'s observation changed under determinization (fields "
+                    f"{names}): it leaks hidden state"
+                )

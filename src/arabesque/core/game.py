@@ -40,6 +40,10 @@ class Params:
 
     num_players: int
 
+    #: The param naming a game data file (a path or ``sha256:<hex>``), whose text a record
+    #: embeds so a replay never opens a file; None when the game has none.
+    DATA_PARAM: ClassVar[str | None] = None
+
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
@@ -48,7 +52,7 @@ class Params:
         if not isinstance(data, Mapping):
             raise ParamsError(f"params must be a JSON object, got {type(data).__name__}")
         names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - names)
+        unknown = sorted(map(str, set(data) - names))
         if unknown:
             raise ParamsError(f"unknown params {unknown}; known: {sorted(names)}")
         try:

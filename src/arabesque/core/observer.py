@@ -99,13 +99,6 @@ class Observer(ABC, Generic[S]):
         """Everything ``seat`` may know, JSON-ready, without the log and the decision (the
         core adds those)."""
 
-    def public_to_act(self, state: S, seat: int | None) -> list[int]:
-        """The seats to act as ``seat`` may know them, ascending. In a secret simultaneous
-        phase a seat sees whether it has itself answered, never whether another seat has
-        (a determinized copy takes other seats' unrevealed choices back), so games with
-        such phases override this; ``GameState.view`` should report it as ``to_act``."""
-        return sorted(state.to_act())
-
     @abstractmethod
     def fill(self, state: S, seat: int | None, out: FloatArray) -> None:
         """Write ``seat``'s observation into ``out`` (zeroed, of ``shape``)."""
@@ -118,3 +111,19 @@ class Observer(ABC, Generic[S]):
     @abstractmethod
     def text(self, state: S, seat: int | None) -> str:
         """A short plain-text rendering of what ``seat`` may know."""
+
+
+def decision_lines(state: GameState, seat: int | None, limit: int = 8) -> list[str]:
+    """For a text rendering: ``seat``'s decision prompt and its options numbered from 1
+    (the first ``limit``, then how many more), or nothing when it has no decision."""
+    if seat is None or seat not in state.to_act():
+        return []
+    decision = state.decision(seat)
+    if decision is None:
+        return []
+    lines = [f"Your decision: {decision.prompt}"]
+    labels = decision.labels
+    lines.extend(f"  {i + 1}. {label}" for i, label in enumerate(labels[:limit]))
+    if len(labels) > limit:
+        lines.append(f"  ... and {len(labels) - limit} more")
+    return lines

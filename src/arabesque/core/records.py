@@ -7,6 +7,14 @@ replay never re-rolls them. Schema and examples: docs/records.md.
 
 A record holds the seed, which determines every hidden card: it must not be shown to players
 before the game ends.
+
+Records may come from strangers (a server replays them), so reading one is bounded: the file
+size (``MAX_RECORD_BYTES``), the nesting (``MAX_RECORD_NESTING``) and the size of embedded
+game data are checked before anything else, and every problem is a ``RecordError`` saying
+what was wrong. A record never makes the replayer open a file: a game played with a data
+file (magic-lamp's ``--components``) is recorded with that file's text embedded in
+``setup.data`` and named in the params by content, ``"sha256:<hex>"`` (core/gamedata.py); a
+record whose params name a file path is refused.
 """
 
 from __future__ import annotations
@@ -18,11 +26,49 @@ from pathlib import Path
 from typing import Any
 
 from arabesque import __version__
+from arabesque.core import gamedata
 from arabesque.core.errors import ArabesqueError, RecordError
-from arabesque.core.game import GameState
+from arabesque.core.game import GameSpec, GameState
+from arabesque.core.limits import clip, deeper_than, quote, read_at_most
 from arabesque.core.registry import get_game
 
 FORMAT = "arabesque-record/1"
+
+#: Record compatibility. Every record stores it; this engine replays only records of the same
+#: value, since a record of another value may replay differently (the rules, the action texts,
+#: the setup or the seeded chance changed). Raise it with any such change, and say so in
+#: docs/records.md. A record without the field predates it and is read as compatibility 1.
+RECORD_COMPAT = 1
+#: The compatibility of records written before records stored it (engine 0.1.0).
+UNMARKED_COMPAT = 1
+
+#: The largest record file read, in bytes: a five-player game takes about 40 KB, and an
+#: embedded components file at most ``gamedata.MAX_DATA_BYTES``.
+MAX_RECORD_BYTES = 4 << 20
+#: The deepest nesting of objects and lists in a record (the schema needs 6; metadata is
+#: free-form but shallow).
+MAX_RECORD_NESTING = 32
+#: The longest engine version string kept.
+_MAX_VERSION_CHARS = 64
+#: Error messages from the game are clipped to this length (they may quote the record).
+_MAX_MESSAGE = 1000
+
+
+def _data_param(spec: GameSpec) -> str | None:
+    """The param through which the game reads an external data file, if any: a game
+    declares it as the class attribute ``DATA_PARAM`` of its params (magic-lamp:
+    ``components``). The core knows no game, so it asks the params type."""
+    name = spec.params_type.DATA_PARAM
+    return name if isinstance(name, str) else None
+
+
+def _compat_error(engine: str, compat: int) -> str:
+    return (
+        f"this record was written by arabesque {engine} with record compatibility {compat}, "
+        f"but this is arabesque {__version__}, which replays records of compatibility "
+        f"{RECORD_COMPAT} only (the rules or action texts differ between them, so the replay "
+        f"could differ); replay it with arabesque {engine}"
+    )
 
 
 @dataclass
@@ -35,6 +81,10 @@ class GameRecord:
     actions: list[tuple[int, str]] = field(default_factory=list)
     engine_version: str = __version__
     metadata: dict[str, Any] = field(default_factory=dict)
+    #: The text of the game's data file (magic-lamp: the components TOML), when the game was
+    #: not played with the built-in data; its sha256 is ``data_digest``.
+    data: str | None = None
+    record_compat: int = RECORD_COMPAT
 
     @staticmethod
     def from_state(state: GameState, metadata: Mapping[str, Any] | None = None) -> GameRecord:
@@ -44,14 +94,29 @@ class GameRecord:
                 "scores": [s.to_json() for s in state.scores()],
                 "ranking": state.ranking(),
             }
+        params = state.params.to_json()
+        digest = state.data_digest()
+        data = None
+        name = _data_param(state.spec)
+        if name is not None and params.get(name) is not None:
+            # Played with a data file: embed its text and name it by content, so the record
+            # replays without the file and never names a path.
+            data = None if digest is None else gamedata.lookup(digest)
+            if digest is None or data is None:
+                raise RecordError(
+                    f"cannot record: the game data named by params.{name} "
+                    f"({quote(params[name])}) is no longer held in memory to embed"
+                )
+            params[name] = gamedata.make_ref(digest)
         return GameRecord(
             game=state.spec.id,
-            params=state.params.to_json(),
+            params=params,
             seed=state.seed,
             arrangement=state.arrangement(),
-            data_digest=state.data_digest(),
+            data_digest=digest,
             actions=[(p, state.action_to_str(a)) for p, a in state.history],
             metadata=meta,
+            data=data,
         )
 
     # -- JSON ---------------------------------------------------------------------------
@@ -62,10 +127,13 @@ class GameRecord:
             setup["arrangement"] = self.arrangement
         if self.data_digest is not None:
             setup["data_sha256"] = self.data_digest
+        if self.data is not None:
+            setup["data"] = self.data
         return {
             "format": FORMAT,
             "game": self.game,
             "engine_version": self.engine_version,
+            "record_compat": self.record_compat,
             "params": self.params,
             "setup": setup,
             "actions": [{"player": p, "action": a} for p, a in self.actions],
@@ -77,27 +145,36 @@ class GameRecord:
 
     @staticmethod
     def from_json(data: Any) -> GameRecord:
+        """A record from parsed JSON (or the same structure built in code). Every problem
+        raises ``RecordError``; nothing is replayed yet."""
+        if deeper_than(data, MAX_RECORD_NESTING):
+            raise RecordError(
+                f"the record nests objects and lists more than {MAX_RECORD_NESTING} levels "
+                f"deep; records nest at most {MAX_RECORD_NESTING}"
+            )
         if not isinstance(data, dict):
-            raise RecordError("a record is a JSON object")
+            raise RecordError(f"a record is a JSON object, got {type(data).__name__}")
         fmt = data.get("format", FORMAT)
         if fmt != FORMAT:
-            raise RecordError(f"unknown record format {fmt!r}; this engine reads {FORMAT!r}")
+            raise RecordError(f"unknown record format {quote(fmt)}; this engine reads {FORMAT!r}")
         for key in ("game", "params", "setup", "actions"):
             if key not in data:
                 raise RecordError(f"record has no {key!r} field")
         game, params, setup, actions = data["game"], data["params"], data["setup"], data["actions"]
         if not isinstance(game, str):
-            raise RecordError("'game' must be a game id string")
+            raise RecordError(f"'game' must be a game id string, got {quote(game)}")
         if not isinstance(params, dict):
-            raise RecordError("'params' must be an object")
+            raise RecordError(f"'params' must be an object, got {type(params).__name__}")
         seed = setup.get("seed") if isinstance(setup, dict) else None
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise RecordError(f"'setup' must be an object with an integer 'seed', got {setup!r}")
+            raise RecordError(
+                f"'setup' must be an object with an integer 'seed', got {quote(setup)}"
+            )
         arrangement = setup.get("arrangement")
         if arrangement is not None and not isinstance(arrangement, dict):
-            raise RecordError("'setup.arrangement' must be an object")
+            raise RecordError(f"'setup.arrangement' must be an object, got {quote(arrangement)}")
         if not isinstance(actions, list):
-            raise RecordError("'actions' must be a list")
+            raise RecordError(f"'actions' must be a list, got {type(actions).__name__}")
         parsed: list[tuple[int, str]] = []
         for i, entry in enumerate(actions):
             if (
@@ -108,7 +185,7 @@ class GameRecord:
             ):
                 raise RecordError(
                     f"step {i + 1}: each action is {{'player': <seat>, 'action': <text>}}, "
-                    f"got {entry!r}"
+                    f"got {quote(entry)}"
                 )
             parsed.append((entry["player"], entry["action"]))
         metadata = data.get("metadata", {})
@@ -116,7 +193,19 @@ class GameRecord:
             raise RecordError(f"'metadata' must be an object, got {type(metadata).__name__}")
         digest = setup.get("data_sha256")
         if digest is not None and not isinstance(digest, str):
-            raise RecordError("'setup.data_sha256' must be a string")
+            raise RecordError(f"'setup.data_sha256' must be a string, got {quote(digest)}")
+        embedded = _embedded_data(setup, digest)
+        if embedded is not None:
+            digest = gamedata.digest_of(embedded)
+        version = data.get("engine_version", "unknown")
+        if not isinstance(version, str) or len(version) > _MAX_VERSION_CHARS:
+            raise RecordError(
+                f"'engine_version' must be a version string of at most {_MAX_VERSION_CHARS} "
+                f"characters, got {quote(version)}"
+            )
+        compat = data.get("record_compat", UNMARKED_COMPAT)
+        if not isinstance(compat, int) or isinstance(compat, bool):
+            raise RecordError(f"'record_compat' must be an integer, got {quote(compat)}")
         return GameRecord(
             game=game,
             params=params,
@@ -124,34 +213,105 @@ class GameRecord:
             arrangement=arrangement,
             data_digest=digest,
             actions=parsed,
-            engine_version=str(data.get("engine_version", "unknown")),
+            engine_version=version,
             metadata=metadata,
+            data=embedded,
+            record_compat=compat,
         )
+
+    @staticmethod
+    def loads(text: str | bytes, where: str = "the record") -> GameRecord:
+        """A record from JSON text; ``where`` names it in messages (a file name)."""
+        if len(text) > MAX_RECORD_BYTES:
+            raise RecordError(
+                f"{where} is larger than {MAX_RECORD_BYTES} bytes; records hold at most "
+                f"{MAX_RECORD_BYTES} bytes"
+            )
+        try:
+            data = json.loads(text, parse_constant=_refuse_constant)
+        except RecursionError:
+            # The parser recurses per level: refuse what it cannot even read, as too deep.
+            raise RecordError(
+                f"{where} nests objects and lists more than {MAX_RECORD_NESTING} levels "
+                f"deep; records nest at most {MAX_RECORD_NESTING}"
+            ) from None
+        except ValueError as exc:
+            # JSONDecodeError, bad UTF-8, and integers past Python's digit limit alike.
+            raise RecordError(f"{where} is not valid JSON: {clip(str(exc))}") from exc
+        return GameRecord.from_json(data)
 
     @staticmethod
     def load(path: str | Path) -> GameRecord:
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            raw = read_at_most(path, MAX_RECORD_BYTES)
         except OSError as exc:
-            raise RecordError(f"cannot read record {path}: {exc.strerror}") from exc
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path} is not valid JSON: {exc}") from exc
-        return GameRecord.from_json(data)
+            raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from exc
+        if raw is None:
+            raise RecordError(
+                f"{path} is larger than {MAX_RECORD_BYTES} bytes; records hold at most "
+                f"{MAX_RECORD_BYTES} bytes"
+            )
+        return GameRecord.loads(raw, str(path))
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
 
     # -- replay -------------------------------------------------------------------------
 
+    def check_compatible(self) -> None:
+        """Raise ``RecordError`` unless this engine replays the record exactly (same record
+        compatibility); the message names both engine versions."""
+        if self.record_compat != RECORD_COMPAT:
+            raise RecordError(_compat_error(self.engine_version, self.record_compat))
+
+    def _replay_params(self, spec: GameSpec) -> dict[str, Any]:
+        """The params to build the game from, after checking that they name no file and
+        registering the embedded data they name by content."""
+        name = _data_param(spec)
+        if name is None:
+            if self.data is not None:
+                raise RecordError(
+                    f"setup.data: {spec.id} reads no data file, so a record of it embeds none"
+                )
+            return self.params
+        value = self.params.get(name)
+        if value is None:
+            if self.data is not None:
+                raise RecordError(
+                    f"setup.data is given but params.{name} is null (the built-in data); "
+                    f"name the embedded data in params.{name} as 'sha256:<its digest>'"
+                )
+            return self.params
+        digest = gamedata.parse_ref(value)
+        if digest is None:
+            raise RecordError(
+                f"params.{name} is {quote(value)}: a record may not name a file (a replay "
+                f"never opens one); it embeds the data in setup.data and writes "
+                f"'sha256:<digest of the data>' here, or null for the built-in data"
+            )
+        if self.data is None:
+            raise RecordError(
+                f"params.{name} names data sha256:{digest[:12]}..., but the record embeds no "
+                "setup.data"
+            )
+        if gamedata.digest_of(self.data) != digest:
+            raise RecordError(
+                f"params.{name} names data sha256:{digest[:12]}..., but setup.data has sha256 "
+                f"{gamedata.digest_of(self.data)[:12]}..."
+            )
+        gamedata.register_embedded(self.data)
+        return self.params
+
     def initial_state(self) -> GameState:
+        self.check_compatible()
         try:
             spec = get_game(self.game)
-            params = spec.params_type.from_json(self.params)
+            params = spec.params_type.from_json(self._replay_params(spec))
             state = spec.new_game(params, seed=self.seed, arrangement=self.arrangement)
+        except RecordError:
+            raise
         except ArabesqueError as exc:
-            raise RecordError(f"setup: {exc}") from exc
+            raise RecordError(f"setup: {clip(str(exc), _MAX_MESSAGE)}") from exc
         actual = state.data_digest()
         if self.data_digest is not None and actual != self.data_digest:
             raise RecordError(
@@ -173,7 +333,10 @@ class GameRecord:
                 action = state.parse_action(text)
                 state.apply(player, action)
             except ArabesqueError as exc:
-                raise RecordError(f"step {i} (player {player}, {text!r}): {exc}") from exc
+                raise RecordError(
+                    f"step {i} (player {quote(player)}, {quote(text)}): "
+                    f"{clip(str(exc), _MAX_MESSAGE)}"
+                ) from exc
             yield i, player, action, state
 
     def replay(self) -> GameState:
@@ -182,3 +345,39 @@ class GameRecord:
         for _ in self.steps(state):
             pass
         return state
+
+
+def _refuse_constant(name: str) -> Any:
+    # Python's json reads NaN and Infinity, which JSON does not have and no record needs.
+    raise ValueError(f"{name} is not JSON (a record holds no NaN or Infinity)")
+
+
+def _embedded_data(setup: dict[str, Any], digest: str | None) -> str | None:
+    """``setup.data``, checked: a string of at most ``gamedata.MAX_DATA_BYTES`` whose sha256
+    is ``setup.data_sha256`` when that is given."""
+    embedded = setup.get("data")
+    if embedded is None:
+        return None
+    if not isinstance(embedded, str):
+        raise RecordError(
+            f"'setup.data' must be the text of the game's data file, got "
+            f"{type(embedded).__name__}"
+        )
+    try:
+        size = len(embedded.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise RecordError(
+            "'setup.data' must be text a UTF-8 file can hold; it has lone surrogates"
+        ) from None
+    if size > gamedata.MAX_DATA_BYTES:
+        raise RecordError(
+            f"'setup.data' is {size} bytes; embedded game data holds at most "
+            f"{gamedata.MAX_DATA_BYTES} bytes"
+        )
+    actual = gamedata.digest_of(embedded)
+    if digest is not None and digest != actual:
+        raise RecordError(
+            f"'setup.data' has sha256 {actual[:12]}..., but 'setup.data_sha256' says "
+            f"{quote(digest)}: the embedded data was changed"
+        )
+    return embedded

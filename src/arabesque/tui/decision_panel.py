@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -62,6 +63,8 @@ def assign_keys(
 class Presentation:
     """What a game adds to the decision it shows; all of it optional."""
 
+    #: Drawn above the prompt: what just happened that the decision follows (a race won).
+    news: RenderableType | None = None
     #: Drawn under the prompt: the card drawn, the tiles shown, the rules that apply...
     details: RenderableType | None = None
     #: Action -> a few words after its label (what it would score, whose card it is...).
@@ -85,12 +88,20 @@ class Row:
     note: str = ""
     optional: bool = False
 
-    def prompt(self) -> Text:
-        text = Text(f"{self.key}  " if self.key else "   ", style="bold")
-        text.append(self.label, style="" if not self.optional else "italic")
+    def text(self) -> Text:
+        """The label and the note, without the key."""
+        text = Text(self.label, style="italic" if self.optional else "")
         if self.note:
             text.append(f" · {self.note}", style="dim")
         return text
+
+    def prompt(self) -> Table:
+        """The key in a column of its own, so a long label wraps under itself."""
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(width=1, style="bold")
+        grid.add_column(ratio=1)
+        grid.add_row(self.key or "", self.text())
+        return grid
 
 
 def rows_for(
@@ -122,8 +133,8 @@ def rows_for(
 def decision_head(
     decision: Mapping[str, Any], present: Presentation, rows: Sequence[Row], names: Sequence[str]
 ) -> Group:
-    """The trail, the prompt, the game's details and how to answer."""
-    lines: list[RenderableType] = []
+    """The game's news, the trail, the prompt, the game's details and how to answer."""
+    lines: list[RenderableType] = [] if present.news is None else [present.news]
     trail = [name_seats(str(t), names) for t in decision.get("trail") or []]
     if trail:
         lines.append(Text(" › ".join(trail) + " ›", style="dim"))
@@ -147,7 +158,12 @@ class DecisionPanel(Vertical):
     DecisionPanel > #choices {
         height: auto; max-height: 14; border: round $warning; scrollbar-size-vertical: 1;
     }
+    /* A list that may scroll keeps room for its scroll bar, so wrapped labels fit. */
+    DecisionPanel > #choices.-long { scrollbar-gutter: stable; }
     """
+
+    #: From this many options on, the list may need to scroll.
+    LONG: ClassVar[int] = 6
 
     #: The heading that sets side actions apart from the main choice.
     SIDE_HEADING: ClassVar[str] = "Also possible now:"
@@ -165,7 +181,7 @@ class DecisionPanel(Vertical):
         mnemonics: Mapping[str, str] | None = None,
         *,
         title: str = "Your move",
-        id: str | None = None,  # noqa: A002 - Textual's keyword
+        id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.names = list(names)
@@ -197,7 +213,9 @@ class DecisionPanel(Vertical):
 
     def show_decision(self, decision: Mapping[str, Any], present: Presentation) -> None:
         """Draw ``decision`` (a view's ``decision``) as ``present`` says."""
-        rows = rows_for(decision, present, self.names, self.mnemonics) if present.list_options else []
+        rows = (
+            rows_for(decision, present, self.names, self.mnemonics) if present.list_options else []
+        )
         self.rows = rows
         self.keys = {r.key: r.action for r in rows if r.key is not None}
         self.query_one("#prompt", Static).update(decision_head(decision, present, rows, self.names))
@@ -208,6 +226,7 @@ class DecisionPanel(Vertical):
             return  # the same list: keep the player's place in it
         self._listed = listed
         choices.clear_options()
+        choices.set_class(len(rows) >= self.LONG, "-long")
         side = False
         for row in rows:
             if row.optional and not side:

@@ -1,9 +1,9 @@
 """A game being played at the terminal: the state, who sits where, and the bots.
 
 Game-agnostic and free of any Textual import, so it is easy to test. The front end only ever
-reads ``view()`` (the human's view, or the spectator's when nobody plays), offers
-``human_legal()`` and applies through ``apply_human``; bots act through their agents, each
-seeing its own seat's observation only.
+reads ``view()`` (the human's view, or the spectator's when nobody plays), offers the
+choices of its ``decision``, checks an answer against ``human_legal()`` and applies through
+``apply_human``; bots act through their agents, each seeing its own seat's observation only.
 """
 
 from __future__ import annotations
@@ -76,13 +76,6 @@ class Session:
         if self.human is None:
             return ()
         return self.state.legal_actions(self.human)
-
-    def describe(self, action: int) -> str:
-        """A readable label for an action (``describe_action`` when the game has one)."""
-        describe = getattr(self.state, "describe_action", None)
-        if callable(describe):
-            return str(describe(action))
-        return self.state.action_to_str(action)
 
     def bots_to_act(self) -> list[int]:
         return sorted(p for p in self.state.to_act() if p != self.human)

@@ -21,10 +21,13 @@ from __future__ import annotations
 from functools import cache
 
 from arabesque.core.errors import InvalidActionError
+from arabesque.core.limits import quote
 from arabesque.games.ali_baba.components import Tiles, load_tiles
 
 _TILE_VERBS = ("take", "also take", "swap for", "show", "steal")
 TAKE, ALSO, SWAP, SHOW, STEAL = range(5)
+#: The longest action text parsed; the canonical texts are far shorter.
+MAX_TEXT = 100
 
 
 class ActionSpace:
@@ -63,7 +66,12 @@ class ActionSpace:
 
     def parse(self, text: object) -> int:
         if not isinstance(text, str):
-            raise InvalidActionError(f"an action text is a string, got {text!r}")
+            raise InvalidActionError(f"an action text is a string, got {quote(text)}")
+        if len(text) > MAX_TEXT:
+            raise InvalidActionError(
+                f"action text {quote(text)} is {len(text)} characters long; actions are at "
+                f"most {MAX_TEXT} (e.g. 'take blue ring')"
+            )
         words = " ".join(text.strip().lower().split())
         fixed = {"keep lamp": self.keep, "use yellow": self.use_yellow, "pass": self.pass_}
         if words in fixed:
@@ -76,7 +84,7 @@ class ActionSpace:
             if what in names:
                 return self.forbid_colour + names.index(what)
             raise InvalidActionError(
-                f"cannot forbid {what!r}: name a kind ({', '.join(self.tiles.kinds)}) "
+                f"cannot forbid {quote(what)}: name a kind ({', '.join(self.tiles.kinds)}) "
                 f"or a colour ({', '.join(names)})"
             )
         # Longest verbs first: "also take" before "take".
@@ -89,7 +97,7 @@ class ActionSpace:
                     raise InvalidActionError(str(exc)) from None
                 return self.tile_action(block, tile)
         raise InvalidActionError(
-            f"unknown action {text!r}; actions are: take/also take/swap for/show/steal "
+            f"unknown action {quote(text)}; actions are: take/also take/swap for/show/steal "
             f"<colour> <kind>, forbid <kind or colour>, keep lamp, use yellow, pass"
         )
 

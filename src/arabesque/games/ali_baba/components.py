@@ -18,11 +18,29 @@ from pathlib import Path
 from typing import Any
 
 from arabesque.core.errors import ComponentsError
+from arabesque.core.gamedata import MAX_DATA_BYTES
+from arabesque.core.limits import deeper_than, quote, read_at_most
 
 DATA_FILE = Path(__file__).with_name("data") / "tiles.toml"
 EFFECTS = ("score", "flipped", "same_kind", "adjacent", "show", "forbid")
 #: Victory points for 1..6 tiles of one kind (rulebook, End of the game).
 SET_POINTS = (0, 1, 3, 6, 10, 15, 21)
+
+# -- bounds on a tile file: far above the real game, far below what would cost memory or time
+# (the geometry is computed square by square, and adjacency compares every pair of squares).
+
+#: Largest tile file, in bytes.
+MAX_FILE_BYTES = MAX_DATA_BYTES
+#: Deepest nesting of tables and arrays (the schema needs 6).
+MAX_NESTING = 10
+#: Most boards, layers per board, and rows or columns per layer.
+MAX_BOARDS = 10
+MAX_LAYERS = 10
+MAX_SIDE = 10
+#: Longest kind, colour or board name.
+MAX_NAME = 24
+#: Most points a colour scores.
+MAX_POINTS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,14 +220,16 @@ class Tiles:
     def parse_tile(self, text: str) -> int:
         """A tile from its name ("blue ring") or its id; raises ``ValueError``."""
         text = " ".join(text.strip().lower().split())
-        if text.isdigit() and int(text) < self.num_tiles:
+        # ASCII digits only, and few: ``int()`` takes other scripts' digits and refuses
+        # thousands of them with a message about Python, not about tiles.
+        if text.isascii() and text.isdigit() and len(text) <= 4 and int(text) < self.num_tiles:
             return int(text)
         colour, _, kind = text.partition(" ")
         names = [c.name for c in self.colours]
         if colour in names and kind in self.kinds:
             return self.tile(self.kinds.index(kind), names.index(colour))
         raise ValueError(
-            f"no tile {text!r}; a tile is '<colour> <kind>' with colours {', '.join(names)} "
+            f"no tile {quote(text)}; a tile is '<colour> <kind>' with colours {', '.join(names)} "
             f"and kinds {', '.join(self.kinds)}"
         )
 
@@ -219,7 +239,41 @@ def _need(entry: Any, key: str, kind: type, where: str) -> Any:
         raise ComponentsError(f"{where}: missing {key!r}")
     value = entry[key]
     if not isinstance(value, kind) or isinstance(value, bool) is not (kind is bool):
-        raise ComponentsError(f"{where}: {key!r} must be a {kind.__name__}, got {value!r}")
+        raise ComponentsError(f"{where}: {key!r} must be a {kind.__name__}, got {quote(value)}")
+    return value
+
+
+def _section(data: dict[str, Any], key: str) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise ComponentsError(f"[[{key}]] must be an array of tables, got {quote(value)}")
+    return value
+
+
+def _word(value: str, what: str, where: str) -> str:
+    """A kind or colour name, normalised (stripped, lower case), that action texts can name:
+    one word (``take blue ring`` is split on whitespace), not all digits (a number names a
+    tile by id), at most ``MAX_NAME`` characters."""
+    name = value.strip().lower()
+    if not (
+        name
+        and len(name) <= MAX_NAME
+        and len(name.split()) == 1
+        and name.isprintable()
+        and name.lower() == name
+        and not name.isdigit()
+    ):
+        raise ComponentsError(
+            f"{where}: {what} name {quote(value)} is not one lower-case word of 1..{MAX_NAME} "
+            "characters (not a number): action texts name tiles as '<colour> <kind>'"
+        )
+    return name
+
+
+def _size(entry: Any, key: str, where: str, low: int = 1) -> int:
+    value: int = _need(entry, key, int, where)
+    if not low <= value <= MAX_SIDE:
+        raise ComponentsError(f"{where}: {key!r} must be {low}..{MAX_SIDE}, got {value}")
     return value
 
 
@@ -228,58 +282,90 @@ def load_tiles(path: str | None = None) -> Tiles:
     """The tile set and boards (the built-in file unless ``path`` is given)."""
     file = DATA_FILE if path is None else Path(path)
     try:
-        raw = file.read_bytes()
-        data = tomllib.loads(raw.decode("utf-8"))
+        raw = read_at_most(file, MAX_FILE_BYTES)
     except OSError as exc:
         raise ComponentsError(f"cannot read {file}: {exc.strerror}") from exc
+    if raw is None:
+        raise ComponentsError(
+            f"{file} is larger than {MAX_FILE_BYTES} bytes; tile files hold at most "
+            f"{MAX_FILE_BYTES} bytes"
+        )
+    too_deep = ComponentsError(
+        f"{file}: tables and arrays nest more than {MAX_NESTING} levels deep; tile files nest "
+        f"at most {MAX_NESTING}"
+    )
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ComponentsError(f"{file} is not valid TOML: {exc}") from exc
+    except RecursionError:
+        # tomllib parses nested arrays recursively: thousands of levels exhaust the stack.
+        raise too_deep from None
+    if deeper_than(data, MAX_NESTING):
+        raise too_deep
     kinds: list[str] = []
     lamp = -1
-    for i, entry in enumerate(data.get("kinds", [])):
+    for i, entry in enumerate(_section(data, "kinds")):
         where = f"kinds[{i}]"
-        kinds.append(_need(entry, "name", str, where).strip().lower())
+        kinds.append(_word(_need(entry, "name", str, where), "kind", where))
         _need(entry, "provenance", str, where)
         if entry.get("aladdins_lamp", False) is True:
             lamp = i
     colours: list[Colour] = []
-    for i, entry in enumerate(data.get("colours", [])):
+    for i, entry in enumerate(_section(data, "colours")):
         where = f"colours[{i}]"
         effect = _need(entry, "effect", str, where)
         if effect not in EFFECTS:
-            raise ComponentsError(f"{where}: unknown effect {effect!r}; known: {EFFECTS}")
+            raise ComponentsError(f"{where}: unknown effect {quote(effect)}; known: {EFFECTS}")
         _need(entry, "provenance", str, where)
         points = entry.get("points", 0)
         if not isinstance(points, int) or isinstance(points, bool):
             raise ComponentsError(f"{where}: 'points' must be an integer")
-        colours.append(Colour(_need(entry, "name", str, where).strip().lower(), effect, points))
+        if not 0 <= points <= MAX_POINTS:
+            raise ComponentsError(f"{where}: 'points' must be 0..{MAX_POINTS}, got {points}")
+        name = _word(_need(entry, "name", str, where), "colour", where)
+        colours.append(Colour(name, effect, points))
     # rulebook, Components: 10 kinds, 6 colours, one tile of each kind in each colour.
     if len(kinds) != 10 or len(set(kinds)) != 10:
-        raise ComponentsError(f"{file}: expected 10 distinct kinds, got {kinds}")
+        raise ComponentsError(f"{file}: expected 10 distinct kinds, got {quote(kinds)}")
     if sorted(c.effect for c in colours) != sorted(EFFECTS):
         raise ComponentsError(f"{file}: expected one colour for each effect {EFFECTS}")
+    if len({c.name for c in colours}) != len(colours):
+        raise ComponentsError(f"{file}: two colours share a name")
     if set(kinds) & {c.name for c in colours}:
         raise ComponentsError(f"{file}: a kind and a colour share a name")
-    if any(" " in name for name in [*kinds, *(c.name for c in colours)]):
-        raise ComponentsError(f"{file}: kind and colour names are single words")
     if lamp < 0:
         raise ComponentsError(f"{file}: one kind must have aladdins_lamp = true")
     boards: dict[str, Board] = {}
-    for i, entry in enumerate(data.get("boards", [])):
+    board_entries = _section(data, "boards")
+    if len(board_entries) > MAX_BOARDS:
+        raise ComponentsError(f"{file}: {len(board_entries)} boards; at most {MAX_BOARDS}")
+    for i, entry in enumerate(board_entries):
         where = f"boards[{i}]"
         board_id = _need(entry, "id", str, where)
+        if not 0 < len(board_id) <= MAX_NAME:
+            raise ComponentsError(f"{where}: 'id' must be 1..{MAX_NAME} characters")
         _need(entry, "provenance", str, where)
+        layer_entries = _section(entry, "layers")
+        if len(layer_entries) > MAX_LAYERS:
+            raise ComponentsError(f"{where}: {len(layer_entries)} layers; at most {MAX_LAYERS}")
         layers: list[Layer] = []
-        for j, layer in enumerate(entry.get("layers", [])):
+        for j, layer in enumerate(layer_entries):
             lw = f"{where}.layers[{j}]"
             over = layer.get("over", [0, 0]) if isinstance(layer, dict) else None
-            if not (isinstance(over, list) and len(over) == 2):
-                raise ComponentsError(f"{lw}: 'over' is [rows, columns]")
+            if not (
+                isinstance(over, list)
+                and len(over) == 2
+                and all(type(x) is int and 0 <= x <= MAX_SIDE for x in over)
+            ):
+                raise ComponentsError(
+                    f"{lw}: 'over' is [rows, columns], two integers 0..{MAX_SIDE}"
+                )
             layers.append(
                 Layer(
-                    _need(layer, "rows", int, lw),
-                    _need(layer, "cols", int, lw),
-                    (int(over[0]), int(over[1])),
+                    _size(layer, "rows", lw),
+                    _size(layer, "cols", lw),
+                    (over[0], over[1]),
                     bool(layer.get("face_up", False)),
                 )
             )

@@ -149,14 +149,23 @@ class AliBabaState(GameState):
         if self.phase is Phase.SHOW:
             # Which opponents have already chosen the tile they show is secret until all
             # have: every opponent with a real choice is shown as still choosing.
-            choosing = {p for p, hand in enumerate(self.hands) if p != self.current and len(hand) > 1}
+            choosing = set(self.show_choosers())
             if seat is not None and seat not in self.actors:
                 choosing.discard(seat)
             return frozenset(choosing)
         return self.actors
 
+    def show_choosers(self) -> list[int]:
+        """The opponents who choose in secret what to show to this turn's yellow effect:
+        every opponent with more than one tile (one with a single tile shows it without a
+        choice, R10). Public, and the same in every determinization."""
+        current = self.current
+        return [p for p, hand in enumerate(self.hands) if p != current and len(hand) > 1]
+
     def legal_actions(self, player: int) -> Sequence[int]:
-        if player not in self.actors:
+        # Only a plain int is a seat: True == 1 and 1.0 == 1, but apply refuses both, and an
+        # unhashable value must not raise.
+        if type(player) is not int or player not in self.actors:
             return NO_OPTIONS
         if self.phase is Phase.SHOW:
             return self.show_options[player]

@@ -68,17 +68,6 @@ def choosing(s: AliBabaState) -> list[int]:
     return [p for p, hand in enumerate(s.hands) if p != current and len(hand) > 1]
 
 
-def public_to_act(s: AliBabaState, seat: int | None) -> list[int]:
-    """``to_act`` as ``seat`` may know it: while opponents choose what to show, every
-    opponent with a choice except ``seat`` itself is listed whether or not it has chosen
-    (a determinized copy takes their choices back), and ``seat`` only while it still has to
-    choose."""
-    acting = s.actors
-    if s.phase is not _SHOW:
-        return sorted(acting)
-    return [p for p in choosing(s) if p != seat or p in acting]
-
-
 def _board(s: AliBabaState, bt: BoardTables) -> dict[str, Any]:
     tile_json = s.tiles.tile_json
     cover = s.cover
@@ -157,13 +146,11 @@ def build_view(s: AliBabaState, seat: int | None) -> dict[str, Any]:
             else tile_json(s.shows[seat]),
         }
     elif phase is _STEAL:
-        view["shown"] = {
-            str(p): tile_json(t) for p, t in enumerate(s.shows) if t != NOT_SHOWN
-        }
+        view["shown"] = {str(p): tile_json(t) for p, t in enumerate(s.shows) if t != NOT_SHOWN}
     if s.over:
         view["scores"] = [sc.to_json() for sc in s.scores()]
         view["ranking"] = s.ranking()
     return view
 
 
-__all__ = ["BoardTables", "board_tables", "build_view", "choosing", "public_to_act"]
+__all__ = ["BoardTables", "board_tables", "build_view", "choosing"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 
 from arabesque.core.errors import InvalidActionError
+from arabesque.core.limits import quote
 from arabesque.games.magic_lamp.components import CHESTS
 
 FACES = 6
@@ -46,6 +47,8 @@ FACE_BASE = CHEST_BASE + len(CHESTS)
 CARD_BASE = FACE_BASE + FACES
 
 MAX_RUB_MS = (RUB_BUCKETS - 1) * RUB_STEP_MS
+#: The longest action text parsed; the canonical texts are far shorter.
+MAX_TEXT = 100
 
 
 def num_actions(num_cards: int) -> int:
@@ -128,36 +131,53 @@ def to_str(a: int, stone_types: tuple[str, ...], num_cards: int) -> str:
     return f"card {a - CARD_BASE}"
 
 
+#: The most digits a number in an action text may have. Every number of the action space
+#: (faces, seats, card ids, milliseconds) has at most 4; a longer one would only cost time
+#: and overflow float arithmetic (``rub 1000...0``).
+_MAX_DIGITS = 6
+
+
 def _int(word: str, text: str) -> int:
-    try:
-        return int(word)
-    except ValueError:
-        raise InvalidActionError(f"{text!r}: {word!r} is not a number") from None
+    """A whole number written in ASCII digits, at most ``_MAX_DIGITS`` of them (``int()``
+    would also take ``+3``, ``3_000`` or other scripts' digits, which no record writes)."""
+    digits = word[1:] if word.startswith("-") else word
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= _MAX_DIGITS):
+        raise InvalidActionError(
+            f"{quote(text)}: {quote(word)} is not a number of at most {_MAX_DIGITS} digits"
+        )
+    return int(word)
 
 
 def parse(text: str, stone_types: tuple[str, ...], num_cards: int) -> int:
     """Inverse of ``to_str``; raises ``InvalidActionError`` saying what was expected."""
     if not isinstance(text, str):
-        raise InvalidActionError(f"an action text is a string, got {text!r}")
+        raise InvalidActionError(f"an action text is a string, got {quote(text)}")
+    if len(text) > MAX_TEXT:
+        raise InvalidActionError(
+            f"action text {quote(text)} is {len(text)} characters long; actions are at most "
+            f"{MAX_TEXT} (e.g. 'set gold 4')"
+        )
     words = text.strip().lower().split()
     if len(words) == 1 and words[0] in _SIMPLE_BY_TEXT:
         return _SIMPLE_BY_TEXT[words[0]]
     if len(words) == 3 and words[0] == "set" and words[1] in CHESTS:
         f = _int(words[2], text)
         if not 1 <= f <= FACES:
-            raise InvalidActionError(f"{text!r}: a die face is 1..6")
+            raise InvalidActionError(f"{quote(text)}: a die face is 1..6")
         return set_die(CHESTS.index(words[1]), f)
     if len(words) == 2:
         verb, arg = words
         if verb == "rub":
             ms = _int(arg.removesuffix("ms"), text)
             if ms % RUB_STEP_MS:
-                raise InvalidActionError(f"{text!r}: reaction times are in {RUB_STEP_MS} ms steps")
+                raise InvalidActionError(
+                    f"{quote(text)}: reaction times are in {RUB_STEP_MS} ms steps"
+                )
             return rub(ms)
         if verb == "target":
             seat = _int(arg, text)
             if not 0 <= seat < MAX_SEATS:
-                raise InvalidActionError(f"{text!r}: seats are 0..{MAX_SEATS - 1}")
+                raise InvalidActionError(f"{quote(text)}: seats are 0..{MAX_SEATS - 1}")
             return target(seat)
         if verb == "stone" and arg in stone_types:
             return stone(stone_types.index(arg))
@@ -166,15 +186,15 @@ def parse(text: str, stone_types: tuple[str, ...], num_cards: int) -> int:
         if verb == "face":
             f = _int(arg, text)
             if not 1 <= f <= FACES:
-                raise InvalidActionError(f"{text!r}: a die face is 1..6")
+                raise InvalidActionError(f"{quote(text)}: a die face is 1..6")
             return face(f)
         if verb == "card":
             cid = _int(arg, text)
             if not 0 <= cid < num_cards:
-                raise InvalidActionError(f"{text!r}: card ids are 0..{num_cards - 1}")
+                raise InvalidActionError(f"{quote(text)}: card ids are 0..{num_cards - 1}")
             return card(cid)
     raise InvalidActionError(
-        f"unknown action {text!r}; expected e.g. 'set gold 4', 'rub 340ms', 'no-rub', 'accept', "
-        f"'reject', 'draw', 'stop', 'target 1', 'stone {stone_types[0]}', 'chest silver', "
-        "'face 3', 'card 12'"
+        f"unknown action {quote(text)}; expected e.g. 'set gold 4', 'rub 340ms', 'no-rub', "
+        f"'accept', 'reject', 'draw', 'stop', 'target 1', 'stone {stone_types[0]}', "
+        "'chest silver', 'face 3', 'card 12'"
     )

@@ -3,20 +3,26 @@
 The rulebook fixes the counts (3 chests of 25 cards plus a Sorcerer each, 8 starting stones,
 25 Lamp cards) but not the faces; data/components.toml authors them, each entry tagged with
 its provenance. Users who own the box can load their own file (``--components FILE``).
+
+A components file may come from a stranger (embedded in a record a server replays), so the
+loader bounds everything that costs memory or time (file size, nesting, card counts, name
+lengths) and normalises the names that appear in action texts, so that every game that loads
+also replays. The limits are listed in docs/components.md.
 """
 
 from __future__ import annotations
 
-import hashlib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
+from arabesque.core import gamedata
 from arabesque.core.errors import ComponentsError
+from arabesque.core.limits import deeper_than, quote, read_at_most
 
 CHESTS: tuple[str, ...] = ("bronze", "silver", "gold")
 JEWELS: tuple[str, ...] = ("bracelet", "ring", "necklace")
@@ -26,6 +32,32 @@ DEFAULT_FILE = Path(__file__).with_name("data") / "components.toml"
 #: Cards of the rulebook setup that must stay beneath the Sorcerer in each chest
 #: (rulebook, Setup step 2: "6th card from the bottom").
 SORCERER_FROM_BOTTOM = 5
+
+# -- bounds on a components file (docs/components.md, "Limits") ------------------------------
+# Far above any real box (86 cards, 25 Lamp cards), far below what would cost real memory.
+
+#: Largest components file, in bytes.
+MAX_FILE_BYTES = gamedata.MAX_DATA_BYTES
+#: Deepest nesting of tables and arrays (the schema needs 3).
+MAX_NESTING = 10
+#: Most chest and starting cards together, after expanding every ``count``.
+MAX_CARDS = 1000
+#: Most Lamp cards, after expanding every ``copies``.
+MAX_LAMP_CARDS = 1000
+#: Most scorpions on one card (a die shows at most 6: more would change nothing).
+MAX_SCORPIONS = 9
+#: Largest ``count`` of a Lamp effect (cards drawn, peeked, retrieved, scorpions warded).
+MAX_EFFECT_COUNT = 100
+#: Largest set bonus, in points.
+MAX_SET_BONUS = 1000
+#: Longest stone name; stone names appear in action texts (``stone ruby``).
+MAX_STONE_NAME = 24
+#: Longest Lamp card name, components name, Lamp card text and provenance.
+MAX_NAME = 60
+MAX_TEXT = 1000
+#: Names a stone may not take: the tokens of the other card kinds in hand-written
+#: arrangements (``sorcerer``, ``talisman``), which would make a name stand for two cards.
+_RESERVED_STONE_NAMES = frozenset(("sorcerer", "talisman"))
 
 
 class CardKind(StrEnum):
@@ -203,15 +235,33 @@ def _get(entry: Mapping[str, Any], key: str, kind: type, where: str, default: An
         return default
     value = entry[key]
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ComponentsError(f"{where}: {key!r} must be an integer, got {value!r}")
+        raise ComponentsError(f"{where}: {key!r} must be an integer, got {quote(value)}")
     if not isinstance(value, kind):
-        raise ComponentsError(f"{where}: {key!r} must be a {kind.__name__}, got {value!r}")
+        raise ComponentsError(f"{where}: {key!r} must be a {kind.__name__}, got {quote(value)}")
+    return value
+
+
+def _bounded(value: int, low: int, high: int, what: str, where: str) -> int:
+    if not low <= value <= high:
+        raise ComponentsError(f"{where}: {what} must be {low}..{high}, got {value}")
+    return value
+
+
+def _text(entry: Mapping[str, Any], key: str, where: str, limit: int, default: Any = ...) -> Any:
+    """A string field of at most ``limit`` characters (None passes through as a default)."""
+    value = _get(entry, key, str, where, default)
+    if isinstance(value, str) and len(value) > limit:
+        raise ComponentsError(
+            f"{where}: {key!r} is {len(value)} characters long; at most {limit} are accepted"
+        )
     return value
 
 
 def _choice(value: str, options: tuple[str, ...], what: str, where: str) -> int:
     if value not in options:
-        raise ComponentsError(f"{where}: unknown {what} {value!r}; expected one of {list(options)}")
+        raise ComponentsError(
+            f"{where}: unknown {what} {quote(value)}; expected one of {list(options)}"
+        )
     return options.index(value)
 
 
@@ -219,6 +269,42 @@ def _enum_value(value: str, enum: type[StrEnum], what: str, where: str) -> str:
     options = tuple(member.value for member in enum)
     _choice(value, options, what, where)
     return value
+
+
+def normalise_stone_name(name: str) -> str:
+    """A stone name as action texts and arrangements spell it: stripped and lower-case
+    (``" Ruby "`` is ``ruby``). The parser of action texts lower-cases and splits on
+    whitespace, so only a name that survives that unchanged can be replayed."""
+    return name.strip().lower()
+
+
+def _stone_name(value: Any, where: str) -> str:
+    """Check one name of ``[meta] stone_types``: after normalising, a single lower-case word
+    without ``:`` (arrangement tokens use it for scorpions, ``ruby:1``) that is not the token
+    of another card kind, so that ``stone <name>`` and ``<name>:<n>`` parse back to it."""
+    if not isinstance(value, str):
+        raise ComponentsError(f"{where}: stone names are strings, got {quote(value)}")
+    name = normalise_stone_name(value)
+    problem = None
+    if not name:
+        problem = "is empty"
+    elif len(name) > MAX_STONE_NAME:
+        problem = f"is longer than {MAX_STONE_NAME} characters"
+    elif len(name.split()) != 1 or not name.isprintable():
+        problem = "is not a single word (no spaces or control characters)"
+    elif ":" in name:
+        problem = "contains ':' (arrangements write 'ruby:1' for a ruby with one scorpion)"
+    elif name.lower() != name:
+        # A few characters lower-case to something that lower-cases again differently.
+        problem = "changes when lower-cased again"
+    elif name in _RESERVED_STONE_NAMES:
+        problem = f"is the name of another card kind ({', '.join(sorted(_RESERVED_STONE_NAMES))})"
+    if problem is not None:
+        raise ComponentsError(
+            f"{where}: stone name {quote(value)} {problem}; a stone name is one lower-case "
+            f"word of 1..{MAX_STONE_NAME} characters, as in 'stone ruby'"
+        )
+    return name
 
 
 #: The keys each kind of entry may have; anything else is a typo that would silently drop data.
@@ -235,38 +321,68 @@ def _table(entry: Any, section: str, where: str) -> Mapping[str, Any]:
     unknown = sorted(set(entry) - _KEYS[section])
     if unknown:
         raise ComponentsError(
-            f"{where}: unknown key {unknown[0]!r}; expected some of {sorted(_KEYS[section])}"
+            f"{where}: unknown key {quote(unknown[0])}; expected some of {sorted(_KEYS[section])}"
         )
     return entry
 
 
 def _provenance(entry: Mapping[str, Any], where: str) -> str:
-    prov: str = _get(entry, "provenance", str, where)
+    prov: str = _text(entry, "provenance", where, MAX_TEXT)
     if prov.split(":")[0].strip() not in _PROVENANCES:
         raise ComponentsError(
-            f"{where}: provenance must start with 'rulebook' or 'assumed', got {prov!r}"
+            f"{where}: provenance must start with 'rulebook' or 'assumed', got {quote(prov)}"
         )
     return prov
 
 
+def _add_cards(total: int, count: int, where: str) -> int:
+    """The number of cards after adding ``count`` more; refuses a total past ``MAX_CARDS``
+    before any card is built, so ``count = 100000000`` costs nothing."""
+    total += count
+    if total > MAX_CARDS:
+        raise ComponentsError(
+            f"{where}: the file would hold more than {MAX_CARDS} chest and starting cards "
+            f"(count {count}); a components file holds at most {MAX_CARDS}"
+        )
+    return total
+
+
 def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Components:
     """Validate parsed TOML and build frozen components; errors name the bad entry."""
+    if deeper_than(data, MAX_NESTING):
+        raise ComponentsError(
+            f"{source}: tables and arrays nest more than {MAX_NESTING} levels deep; "
+            f"components files nest at most {MAX_NESTING}"
+        )
     meta = data.get("meta", {})
     if not isinstance(meta, Mapping):
         raise ComponentsError("[meta] must be a table")
-    stone_types = tuple(_get(meta, "stone_types", list, "[meta]"))
-    if len(stone_types) != 4 or not all(isinstance(s, str) for s in stone_types):
+    raw_stones = _get(meta, "stone_types", list, "[meta]")
+    if len(raw_stones) != 4 or not all(isinstance(s, str) for s in raw_stones):
         raise ComponentsError(
             "[meta] stone_types must list 4 names (the rulebook scores 4 stone types)"
         )
+    stone_types = tuple(_stone_name(s, "[meta] stone_types") for s in raw_stones)
     if len(set(stone_types)) != len(stone_types):
         raise ComponentsError(
-            f"[meta] stone_types must list 4 different names, got {list(stone_types)}"
+            f"[meta] stone_types must list 4 different names (compared in lower case), "
+            f"got {list(raw_stones)}"
         )
     set_bonus_table = _get(meta, "set_bonus", dict, "[meta]")
-    set_bonus = tuple(_get(set_bonus_table, m, int, "[meta.set_bonus]") for m in METALS)
+    set_bonus = tuple(
+        _bounded(
+            _get(set_bonus_table, m, int, "[meta.set_bonus]"),
+            0,
+            MAX_SET_BONUS,
+            f"the {m} set bonus",
+            "[meta.set_bonus]",
+        )
+        for m in METALS
+    )
+    name = _text(meta, "name", "[meta]", MAX_NAME, source)
 
     cards: list[Card] = []
+    total = 0
     per_chest: list[list[int]] = [[] for _ in CHESTS]
     entries = _get(data, "chest_cards", list, "file")
     for i, entry in enumerate(entries):
@@ -278,10 +394,13 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
         scorpions = _get(entry, "scorpions", int, where, 0)
         if count < 1 or scorpions < 0:
             raise ComponentsError(f"{where}: count must be >= 1 and scorpions >= 0")
+        _bounded(scorpions, 0, MAX_SCORPIONS, "scorpions", where)
+        total = _add_cards(total, count, where)
         prov = _provenance(entry, where)
         stone = jewel = metal = None
         if kind is CardKind.STONE:
-            stone = _choice(_get(entry, "stone", str, where), stone_types, "stone", where)
+            stone_name = normalise_stone_name(_get(entry, "stone", str, where))
+            stone = _choice(stone_name, stone_types, "stone", where)
         elif kind is CardKind.JEWEL:
             jewel = _choice(_get(entry, "jewel", str, where), JEWELS, "jewel", where)
             metal = _choice(_get(entry, "metal", str, where), METALS, "metal", where)
@@ -308,10 +427,12 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
     for i, entry in enumerate(_get(data, "starting_cards", list, "file")):
         where = _where("starting_cards", i)
         entry = _table(entry, "starting_cards", where)
-        stone = _choice(_get(entry, "stone", str, where), stone_types, "stone", where)
+        stone_name = normalise_stone_name(_get(entry, "stone", str, where))
+        stone = _choice(stone_name, stone_types, "stone", where)
         count = _get(entry, "count", int, where, 1)
         if count < 1:
             raise ComponentsError(f"{where}: count must be >= 1")
+        total = _add_cards(total, count, where)
         prov = _provenance(entry, where)
         for _ in range(count):
             card = Card(len(cards), CardKind.STONE, None, stone, None, None, 0, prov)
@@ -333,21 +454,29 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
         count = _get(entry, "count", int, where, 1)
         if effect in _COUNT_EFFECTS and count < 1:
             raise ComponentsError(f"{where}: count must be >= 1")
+        _bounded(count, 0, MAX_EFFECT_COUNT, "count", where)
         if "chest" in entry and effect not in _CHEST_EFFECTS:
             raise ComponentsError(f"{where}: effect {effect_name!r} takes no chest")
         copies = _get(entry, "copies", int, where, 1)
         if copies < 1:
             raise ComponentsError(f"{where}: copies must be >= 1")
-        name = _get(entry, "name", str, where)
-        text = _get(entry, "text", str, where)
+        if len(lamps) + copies > MAX_LAMP_CARDS:
+            raise ComponentsError(
+                f"{where}: the file would hold more than {MAX_LAMP_CARDS} Lamp cards "
+                f"(copies {copies}); a components file holds at most {MAX_LAMP_CARDS}"
+            )
+        lamp_name = _text(entry, "name", where, MAX_NAME)
+        if not lamp_name.strip():
+            raise ComponentsError(f"{where}: 'name' is empty; a Lamp card needs a name")
+        text = _text(entry, "text", where, MAX_TEXT)
         prov = _provenance(entry, where)
         for _ in range(copies):
-            lamps.append(LampCard(len(lamps), name, text, effect, lamp_chest, count, prov))
+            lamps.append(LampCard(len(lamps), lamp_name, text, effect, lamp_chest, count, prov))
     if len(lamps) < 3:
         raise ComponentsError(f"need at least 3 Lamp cards (three wishes), have {len(lamps)}")
 
     return Components(
-        name=str(meta.get("name", source)),
+        name=str(name),
         source=source,
         sha256=sha256,
         stone_types=stone_types,
@@ -359,20 +488,79 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
     )
 
 
+def parse_components_text(text: str, source: str, sha256: str) -> Components:
+    """Parse and validate the TOML text of a components file (``source`` names it in
+    messages). Refuses nesting past ``MAX_NESTING`` with a ``ComponentsError``."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ComponentsError(f"{source} is not valid TOML: {exc}") from exc
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively: thousands of levels
+        # exhaust the stack before any check of ours could run on the parsed data.
+        raise ComponentsError(
+            f"{source}: tables and arrays nest more than {MAX_NESTING} levels deep; "
+            f"components files nest at most {MAX_NESTING}"
+        ) from None
+    return parse_components(data, source, sha256)
+
+
+def load_components(source: str | None = None) -> Components:
+    """The components named by ``source`` (cached): ``None`` for the built-in set, a file
+    path, or ``"sha256:<hex>"`` for data registered by content (the text a record embeds,
+    core/gamedata.py). A ``ComponentsError`` says what is wrong."""
+    if source is None:
+        return _load_file(None)
+    if gamedata.is_ref(source):
+        digest = gamedata.parse_ref(source)
+        if digest is None:
+            raise ComponentsError(
+                f"components {quote(source)} is not a content reference: expected 'sha256:' "
+                "and 64 lower-case hex digits, or a file path, or null for the built-in set"
+            )
+        return _load_embedded(digest)
+    return _load_file(source)
+
+
 @cache
-def load_components(path: str | None = None) -> Components:
-    """Load (and cache) a components file; ``None`` is the built-in default."""
+def _load_file(path: str | None) -> Components:
+    """A components file read once per process (a local file named by the user; the cache
+    is unbounded as before, since records cannot name files)."""
     file = DEFAULT_FILE if path is None else Path(path)
     try:
-        raw = file.read_bytes()
+        raw = read_at_most(file, MAX_FILE_BYTES)
     except OSError as exc:
         raise ComponentsError(f"cannot read components file {file}: {exc.strerror}") from exc
+    if raw is None:
+        raise ComponentsError(
+            f"components file {file} is larger than {MAX_FILE_BYTES} bytes; "
+            f"components files hold at most {MAX_FILE_BYTES} bytes"
+        )
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise ComponentsError(f"{file} is not valid TOML: {exc}") from exc
+    # Kept by content, so a record of a game played with this file can embed it.
+    digest = gamedata.register_local(text) if path is not None else gamedata.digest_of(text)
     source = "built-in" if path is None else str(path)
-    return parse_components(data, source, hashlib.sha256(raw).hexdigest())
+    return parse_components_text(text, source, digest)
+
+
+#: Parsed embedded components kept: as many as gamedata keeps texts, plus a few.
+_EMBEDDED_CACHE = gamedata.MAX_EMBEDDED + 8
+
+
+@lru_cache(maxsize=_EMBEDDED_CACHE)
+def _load_embedded(digest: str) -> Components:
+    """Components registered by content (bounded cache: records come from strangers)."""
+    text = gamedata.lookup(digest)
+    if text is None:
+        raise ComponentsError(
+            f"components sha256:{digest[:12]}... are not loaded in this process; a record "
+            "carries them in setup.data and registers them when it is replayed "
+            "(GameRecord.replay); otherwise name a components file"
+        )
+    return parse_components_text(text, f"embedded components sha256:{digest[:12]}...", digest)
 
 
 def card_token(comp: Components, card_id: int) -> str:

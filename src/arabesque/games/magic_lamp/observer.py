@@ -10,9 +10,10 @@ other seats' peeks, and, in the secret phases, whether another seat has answered
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from arabesque.core.observer import FloatArray, ObservationLayout, Observer
+from arabesque.core.observer import FloatArray, ObservationLayout, Observer, decision_lines
 from arabesque.games.magic_lamp import actions as A
 from arabesque.games.magic_lamp.components import CHESTS, METALS, CardKind, load_components
 from arabesque.games.magic_lamp.params import MagicLampParams
@@ -26,8 +27,7 @@ from arabesque.games.magic_lamp.state import (
 from arabesque.games.magic_lamp.view import (
     build_view,
     holdings_summary,
-    majority_holders,
-    score_of,
+    score_totals,
     shared_faces_sorted,
     tables,
 )
@@ -38,9 +38,7 @@ _RESOLVE = Phase.RESOLVE
 _NUM_CHESTS = len(CHESTS)
 _FACES = A.FACES
 #: Decisions whose context names the Lamp card they carry out (public: drawn face up).
-_LAMP_DECISIONS = frozenset(
-    {DecisionKind.WISH, DecisionKind.EFFECT_CHEST, DecisionKind.EFFECT_DIE}
-)
+_LAMP_DECISIONS = frozenset({DecisionKind.WISH, DecisionKind.EFFECT_CHEST, DecisionKind.EFFECT_DIE})
 _ANGRY = frozenset({DecisionKind.ANGRY_TARGET, DecisionKind.ANGRY_STEAL})
 #: How many option lines ``text`` prints before it abbreviates (a race has 301 options).
 _TEXT_OPTIONS = 8
@@ -172,13 +170,6 @@ class MagicLampObserver(Observer[MagicLampState]):
     def view(self, state: MagicLampState, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
 
-    def public_to_act(self, state: MagicLampState, seat: int | None) -> list[int]:
-        # In setting and race a seat knows only whether it has itself answered (view.py).
-        if state.phase is _SETTING or state.phase is _RACE:
-            waiting = state.waiting
-            return [p for p in range(state.num_players) if p != seat or p in waiting]
-        return sorted(state.to_act())
-
     def fill(self, state: MagicLampState, seat: int | None, out: FloatArray) -> None:
         o = self._offsets
         t = tables(state.comp)
@@ -205,7 +196,7 @@ class MagicLampObserver(Observer[MagicLampState]):
         if state.cave_closed:
             ones.append(o["turn"] + 1)
         base = o["to_act"]
-        ones.extend(base + rel[p] for p in self.public_to_act(state, seat))
+        ones.extend([base + rel[p] for p in state.to_act_seen_by(seat)])
 
         # -- the decision waited for --
         pending = state.pending if phase is _RESOLVE else None
@@ -232,7 +223,7 @@ class MagicLampObserver(Observer[MagicLampState]):
 
         # -- cards --
         summary = holdings_summary(state, t)
-        majorities = majority_holders(summary, k)
+        totals = score_totals(state, t, summary)
         base = o["card_holder"]
         protected_base = o["card_protected"]
         stones_base = o["stones"]
@@ -255,8 +246,9 @@ class MagicLampObserver(Observer[MagicLampState]):
                 if sets[m]:
                     idx.append(sets_base + r * 3 + m)
                     val.append(sets[m])
-            idx.append(score_base + r)
-            val.append(sum(score_of(state, t, summary, majorities, p).values()))
+            if totals[p]:
+                idx.append(score_base + r)
+                val.append(totals[p])
             if state.ward[p]:
                 idx.append(ward_base + r)
                 val.append(state.ward[p])
@@ -366,13 +358,13 @@ class MagicLampObserver(Observer[MagicLampState]):
         phase = state.phase
         revealed = phase is not _SETTING
         summary = holdings_summary(state, t)
-        majorities = majority_holders(summary, t.num_stones)
+        totals = score_totals(state, t, summary)
         who = "a spectator" if seat is None else f"seat {seat}"
         lines = [
             f"Magic Lamp, turn {state.turn}/{state.params.max_turns}, {phase.name.lower()}"
             f"{' (the cave is closed)' if state.cave_closed else ''}; you are {who} of {n}."
         ]
-        acting = self.public_to_act(state, seat)
+        acting = sorted(state.to_act_seen_by(seat))
         if phase is _SETTING:
             doing = "setting dice in secret"
         elif phase is _RACE:
@@ -385,9 +377,9 @@ class MagicLampObserver(Observer[MagicLampState]):
             lines.append(f"To act: {', '.join(f'seat {p}' for p in acting)}, {doing}.")
         order = range(n) if seat is None else [(seat + i) % n for i in range(n)]
         for p in order:
-            stones, sets, protected, _ = summary[p]
-            score = sum(score_of(state, t, summary, majorities, p).values())
-            held = ", ".join(comp.describe(c) for c in state.holdings[p]) or "no cards"
+            _, sets, _, _ = summary[p]
+            score = totals[p]
+            held = _summarise(t.short_name[c] for c in state.holdings[p]) or "no cards"
             extras = []
             if state.ring == p:
                 extras.append("the ring")
@@ -395,12 +387,12 @@ class MagicLampObserver(Observer[MagicLampState]):
                 extras.append(f"{sum(sets)} set(s)")
             dice = state.dice[p]
             if dice and (revealed or p == seat):
-                extras.append(
-                    "dice " + " ".join(f"{CHESTS[ch]} {face}" for ch, face in dice)
-                )
+                extras.append("dice " + " ".join(f"{CHESTS[ch]} {face}" for ch, face in dice))
+            if state.ward[p]:
+                extras.append(f"ward {state.ward[p]}")
             name = "You" if p == seat else f"Seat {p}"
             more = f"; {', '.join(extras)}" if extras else ""
-            lines.append(f"{name}: {score} points{more}; {held}.")
+            lines.append(f"{name}: score {score}{more}; {held}.")
         chests = []
         for ch, deck in enumerate(state.decks):
             where = ""
@@ -422,6 +414,22 @@ class MagicLampObserver(Observer[MagicLampState]):
             lines.append(
                 "Shared faces: " + (", ".join(map(str, shared)) if shared else "none") + "."
             )
+        if phase is _RACE and seat is not None:
+            ms = state.rub[seat]
+            if ms != UNDECIDED:
+                answer = "no rub" if ms == NO_RUB else f"rub after {ms} ms"
+                lines.append(f"You answered the race: {answer}.")
+        result = state.race_result
+        if result is not None:
+            won = [
+                f"seat {r['winner']} (face {r['face']})"
+                for r in result["races"]
+                if r["winner"] is not None
+            ]
+            race = "Genie summoned by " + ", ".join(won) if won else "nobody summoned the Genie"
+            if result["mistaken"]:
+                race += "; rubbed by mistake: " + ", ".join(f"seat {p}" for p in result["mistaken"])
+            lines.append(f"Race: {race}.")
         draw = state.draw_ctx
         if draw is not None:
             drawer, chest, face, drawn, scorpions = draw
@@ -431,24 +439,14 @@ class MagicLampObserver(Observer[MagicLampState]):
                 f"({scorpions} scorpion(s))."
             )
         if phase is Phase.OVER:
-            scores = [sum(score_of(state, t, summary, majorities, p).values()) for p in range(n)]
-            lines.append("Game over; scores " + ", ".join(map(str, scores)) + ".")
-        lines.extend(decision_lines(state, seat))
+            lines.append("Game over; scores " + ", ".join(map(str, totals)) + ".")
+        lines.extend(decision_lines(state, seat, _TEXT_OPTIONS))
         return "\n".join(lines)
 
 
-def decision_lines(state: Any, seat: int | None) -> list[str]:
-    """The seat's decision prompt with numbered options (abbreviated past a few), or
-    nothing when it has no decision."""
-    if seat is None or seat not in state.to_act():
-        return []
-    decision = state.decision(seat)
-    if decision is None:
-        return []
-    lines = [f"Your decision: {decision.prompt}"]
-    labels = decision.labels
-    for i, label in enumerate(labels[:_TEXT_OPTIONS]):
-        lines.append(f"  {i + 1}. {label}")
-    if len(labels) > _TEXT_OPTIONS:
-        lines.append(f"  ... and {len(labels) - _TEXT_OPTIONS} more")
-    return lines
+def _summarise(names: Iterable[str]) -> str:
+    """``ruby x2, gold ring``: names in order of first appearance, with their counts."""
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(name if k == 1 else f"{name} x{k}" for name, k in counts.items())

@@ -193,12 +193,13 @@ class MagicLampState(GameState):
 
     def legal_actions(self, player: int) -> Sequence[int]:
         phase = self.phase
+        # Only a plain int is a seat: True == 1 and 1.0 == 1, but apply refuses both.
+        if type(player) is not int:
+            return NO_OPTIONS
         if phase is _RESOLVE:
             decision = self.pending
             assert decision is not None
             return decision[2] if decision[1] == player else NO_OPTIONS
-        if type(player) is not int and (isinstance(player, bool) or not isinstance(player, int)):
-            return NO_OPTIONS
         if not 0 <= player < self.num_players:
             return NO_OPTIONS
         if phase is _SETTING:

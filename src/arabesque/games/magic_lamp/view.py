@@ -33,6 +33,8 @@ _RESOLVE = Phase.RESOLVE
 #: ``race`` in a player's entry for another seat while the race runs: whether they have
 #: answered is not kept by determinization, so it is not shown.
 HIDDEN = "hidden"
+_BRONZE, _SILVER, _GOLD = CHESTS
+_PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
 
 
 class Tables:
@@ -48,6 +50,17 @@ class Tables:
         self.entry: tuple[tuple[dict[str, Any], dict[str, Any]], ...] = tuple(
             ({**j, "protected": False}, {**j, "protected": True}) for j in self.card_json
         )
+        self.unprotected = tuple(pair[0] for pair in self.entry)
+        #: Per talisman card id, its JSON (protected) per placement: ``talisman_on`` value
+        #: None (not placed yet), LONE, or a stone type index.
+        self.talisman_entry: dict[int, dict[int | None, dict[str, Any]]] = {
+            c: {
+                on: {**j, "talisman_on": None if on is None else text, "protected": True}
+                for on, text in [(None, ""), (LONE, "alone"), *enumerate(comp.stone_types)]
+            }
+            for c, j in enumerate(self.card_json)
+            if comp.kinds[c] is CardKind.TALISMAN
+        }
         self.lamp_json: tuple[dict[str, Any], ...] = tuple(
             comp.lamp_json(x) for x in range(len(comp.lamp_cards))
         )
@@ -76,8 +89,8 @@ class Tables:
         self.set_bonus = comp.set_bonus
         self.set_keys = tuple(f"set_{m}" for m in METALS)
         self.majority_keys = tuple(f"majority_{name}" for name in comp.stone_types)
-        #: A placed talisman's ``talisman_on`` text, by stone type index (LONE = -1 last).
-        self.talisman_text: tuple[str, ...] = (*comp.stone_types, "alone")
+        #: Per card id, its name without scorpions (in hand they no longer matter).
+        self.short_name: tuple[str, ...] = tuple(j["name"].split(" ☠")[0] for j in self.card_json)
 
 
 def tables(comp: Components) -> Tables:
@@ -165,14 +178,36 @@ def score_of(
 ) -> dict[str, int]:
     """``rules.score_breakdowns(state)[p]`` from a summary (same keys, same order)."""
     _, sets, _, cards = summary[p]
-    b: dict[str, int] = {"cards": cards}
     bonus = t.set_bonus
-    for m, key in enumerate(t.set_keys):
-        b[key] = sets[m] * bonus[m]
-    for st, key in enumerate(t.majority_keys):
-        b[key] = MAJORITY_BONUS if majorities[st] == p else 0
-    b["ring"] = RING_BONUS if state.ring == p and state.params.my_precious else 0
-    return b
+    s0, s1, s2 = t.set_keys
+    m0, m1, m2, m3 = t.majority_keys  # the components have 4 stone types (validated)
+    maj = MAJORITY_BONUS
+    return {
+        "cards": cards,
+        s0: sets[0] * bonus[0],
+        s1: sets[1] * bonus[1],
+        s2: sets[2] * bonus[2],
+        m0: maj if majorities[0] == p else 0,
+        m1: maj if majorities[1] == p else 0,
+        m2: maj if majorities[2] == p else 0,
+        m3: maj if majorities[3] == p else 0,
+        "ring": RING_BONUS if state.ring == p and state.params.my_precious else 0,
+    }
+
+
+def score_totals(state: MagicLampState, t: Tables, summary: list[Holding]) -> list[int]:
+    """Per player, ``sum(score_of(...).values())`` without building the breakdowns."""
+    majorities = majority_holders(summary, t.num_stones)
+    bonus = t.set_bonus
+    ring = state.ring if state.params.my_precious else -2
+    totals = []
+    for p, (_, sets, _, cards) in enumerate(summary):
+        total = cards + sets[0] * bonus[0] + sets[1] * bonus[1] + sets[2] * bonus[2]
+        total += MAJORITY_BONUS * majorities.count(p)
+        if ring == p:
+            total += RING_BONUS
+        totals.append(total)
+    return totals
 
 
 def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
@@ -187,21 +222,24 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
     card_json = t.card_json
     is_talisman = t.is_talisman
     talisman_on = state.talisman_on
-    talisman_text = t.talisman_text
+    talisman_entry = t.talisman_entry
     stone_types = t.stone_types
+    unprotected = t.unprotected
+    ring = state.ring
+    known_top = state.known_top
     players = []
     for p in range(n):
         stones, sets, protected, _ = summary[p]
-        cards = []
-        for c in state.holdings[p]:
-            if is_talisman[c]:
-                e = dict(card_json[c])
-                on = talisman_on.get(c)
-                e["talisman_on"] = None if on is None else talisman_text[on]
-                e["protected"] = c in protected
-                cards.append(e)
-            else:
-                cards.append(dict(entry[c][c in protected]))
+        held = state.holdings[p]
+        if not protected:  # no talisman (talismans are protected) and no complete set
+            cards = [unprotected[c].copy() for c in held]
+        else:
+            cards = [
+                talisman_entry[c][talisman_on.get(c)].copy()
+                if is_talisman[c]
+                else entry[c][c in protected].copy()
+                for c in held
+            ]
         dice = state.dice[p]
         own = p == seat
         rub: Any = None
@@ -212,13 +250,14 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
             else:
                 rub = HIDDEN
         breakdown = score_of(state, t, summary, majorities, p)
+        known = known_top[p]
         players.append(
             {
                 "seat": p,
                 "cards": cards,
                 "stones": dict(zip(stone_types, stones, strict=True)),
                 "sets": dict(zip(METALS, sets, strict=True)),
-                "ring": state.ring == p,
+                "ring": ring == p,
                 # Before the reveal, only the seat's own progress is known (module doc).
                 "dice_set": len(dice) if revealed or own else None,
                 "dice": (
@@ -229,7 +268,9 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
                 "score": sum(breakdown.values()),
                 "score_breakdown": breakdown,
                 "known_top_counts": {
-                    CHESTS[c]: len(k) for c, k in enumerate(state.known_top[p])
+                    _BRONZE: len(known[0]),
+                    _SILVER: len(known[1]),
+                    _GOLD: len(known[2]),
                 },
             }
         )
@@ -248,7 +289,7 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
                 "sorcerer_in_chest": above is not None,
                 "cards_above_sorcerer": above,
                 "known_top": (
-                    [dict(card_json[cid]) for cid in state.known_top[seat][c]]
+                    [card_json[cid].copy() for cid in state.known_top[seat][c]]
                     if seat is not None
                     else []
                 ),
@@ -258,7 +299,7 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
     race_result = state.race_result
     return {
         "turn": state.turn,
-        "phase": phase.name.lower(),
+        "phase": _PHASE_NAMES[phase],
         "num_players": n,
         "my_precious": state.params.my_precious,
         "max_turns": state.params.max_turns,
@@ -268,9 +309,9 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
         "lamp_pile": {
             "cards": len(state.lamp_deck),
             # Bottom first: the cards everyone saw go under the pile, in order.
-            "known_bottom": [dict(lamp_json[x]) for x in state.lamp_deck[: state.lamp_known]],
+            "known_bottom": [lamp_json[x].copy() for x in state.lamp_deck[: state.lamp_known]],
         },
-        "discard": [dict(card_json[c]) for c in state.discard],
+        "discard": [card_json[c].copy() for c in state.discard],
         "shared_faces": shared_faces_sorted(state) if revealed else None,
         # A copy: the view belongs to its reader, who may change it.
         "race_result": None if race_result is None else _race_result_copy(race_result),
@@ -314,7 +355,7 @@ def _draw_view(state: MagicLampState, t: Tables) -> dict[str, Any] | None:
         "player": player,
         "chest": CHESTS[chest],
         "face": face,
-        "drawn": [dict(card_json[c]) for c in drawn],
+        "drawn": [card_json[c].copy() for c in drawn],
         "scorpions": scorpions,
         "ward": state.ward[player],
         "cards_left_in_chest": len(state.decks[chest]),
@@ -329,5 +370,6 @@ __all__ = [
     "holdings_summary",
     "majority_holders",
     "score_of",
+    "score_totals",
     "tables",
 ]

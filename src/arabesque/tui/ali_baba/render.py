@@ -46,9 +46,6 @@ TILE_FG: dict[str, str] = {"brown": "#ffffff"}
 FACE_DOWN_BG = ("#303030", "#444444", "#585858", "#6c6c6c")
 FACE_DOWN_FG = "#9e9e9e"
 FLOOR_STYLE = "#4e4e4e"
-#: Keys that mean something on their own; the others label options in order.
-FIXED_KEYS = {"pass": "p", "keep lamp": "k", "use yellow": "u"}
-OPTION_KEYS = "abcdefghijlmnorstvwxyz"  # not k, p, u (fixed) nor q (quit)
 
 LIGHT = "┌─┐│└┘"
 HEAVY = "┏━┓┃┗┛"
@@ -145,19 +142,6 @@ def forbidden_by_me(view: Mapping[str, Any], tile: Tile, seat: int | None) -> bo
         if block["by"] == seat and value == block["what"]:
             return True
     return False
-
-
-# -- option keys -------------------------------------------------------------------------------
-
-
-def option_keys(texts: Sequence[str]) -> list[str | None]:
-    """A key per option: p/k/u for pass, keep lamp and use yellow, then letters in order."""
-    letters = iter(OPTION_KEYS)
-    out: list[str | None] = []
-    for text in texts:
-        fixed = FIXED_KEYS.get(text)
-        out.append(fixed if fixed is not None else next(letters, None))
-    return out
 
 
 # -- the board ---------------------------------------------------------------------------------
@@ -579,55 +563,39 @@ def lamp_cost(view: Mapping[str, Any]) -> str:
     )
 
 
-def option_label(text: str, view: Mapping[str, Any], name: Namer) -> str:
-    """A friendlier label for a legal action's canonical text."""
+def option_note(text: str, view: Mapping[str, Any]) -> str:
+    """What an option's label (the core's) does not say: what it would score, the set it
+    adds to, how many tiles it concerns ("" when the label says it all)."""
     seat = view.get("seat")
-    if text == "pass":
-        phase = view.get("phase")
-        turn = view.get("this_turn") or {}
-        effect_tile = turn.get("effect_tile") or {}
-        colour = effect_tile.get("colour", "")
-        return f"pass: no {colour} effect" if phase == "effect" and colour else "pass"
     if text == "keep lamp":
         lamp = (view.get("this_turn") or {}).get("taken") or {}
         if not lamp:
-            return "keep the lamp"
-        n = kind_counts(_mine(view))[str(lamp["kind"])]
-        return f"keep the {lamp['name']} · {_preview_this_turn(view, lamp, n)}"
-    if text == "use yellow":
-        return "use the yellow effect: each opponent shows you a tile, you take one"
+            return ""
+        return _preview_this_turn(view, lamp, kind_counts(_mine(view))[str(lamp["kind"])])
     verb, _, rest = text.partition(" ")
     if verb == "forbid":
-        kinds = kind_counts(face_up_tiles(view))
-        colours = Counter(str(t["colour"]) for t in face_up_tiles(view))
-        if rest in colours or rest in colour_points():
-            n = colours.get(rest, 0)
-            return f"forbid {rest} tiles ({n} face up now)"
-        return f"forbid {plural_word(rest)} ({kinds.get(rest, 0)} face up now)"
+        face_up = face_up_tiles(view)
+        is_colour = rest in colour_points()
+        n = sum(1 for t in face_up if (t["colour"] if is_colour else t["kind"]) == rest)
+        return f"{n} face up now"
     for prefix in ("also take ", "take ", "swap for ", "show ", "steal "):
         if not text.startswith(prefix):
             continue
-        tile_name = text[len(prefix) :]
-        tile = _find_tile(view, tile_name)
+        tile = _find_tile(view, text[len(prefix) :])
         if tile is None:
-            return text
+            return ""
         if prefix == "take ":
             place = place_of_tile(view, int(tile["id"]))
-            layer = f"L{place['layer'] + 1}" if place else "?"
             extra = ""
             if view.get("variant") == "aladdins-lamp" and tile["kind"] == "lamp":
                 extra = " · or swap the lamp"
-            return (
-                f"{tile_name} ({layer}) · {effect_preview(view, tile, place)} · "
-                f"{_gain(view, tile)}{extra}"
-            )
+            return f"{effect_preview(view, tile, place)} · {_gain(view, tile)}{extra}"
         if prefix == "also take ":
             place = place_of_tile(view, int(tile["id"]))
             flips = uncovered_by(view, place) if place else 0
-            up = f" · uncovers {flips}" if flips else ""
-            return f"also take the {tile_name} (no effect) · {_gain(view, tile)}{up}"
+            return _gain(view, tile) + (f" · uncovers {flips}" if flips else "")
         if prefix == "swap for ":
-            # What giving up the lamp costs is the same for every swap: the prompt says it.
+            # What giving up the lamp costs is the same for every swap: the panel says it.
             lamp = (view.get("this_turn") or {}).get("taken") or {}
             counts = kind_counts(_mine(view))
             kind = str(tile["kind"])
@@ -637,20 +605,17 @@ def option_label(text: str, view: Mapping[str, Any], name: Namer) -> str:
             else:
                 n = counts[kind]
                 change = "a lamp for a lamp"
-            return f"swap for the {tile_name} · {_preview_this_turn(view, tile, n)} · {change}"
+            return f"{_preview_this_turn(view, tile, n)} · {change}"
         if prefix == "show ":
             n = kind_counts(_mine(view))[str(tile["kind"])]
             return (
-                f"show the {tile_name} (your {plural_word(str(tile['kind']))}: {n}; "
-                f"−{set_points(n) - set_points(n - 1)} if taken)"
+                f"your {plural_word(str(tile['kind']))}: {n}; "
+                f"−{set_points(n) - set_points(n - 1)} if taken"
             )
-        owner = next(
-            (int(p) for p, t in (view.get("shown") or {}).items() if t.get("name") == tile_name),
-            None,
-        )
-        whose = "your own" if owner == seat else f"{name(owner)}'s"
-        return f"take {whose} {tile_name} · {_gain(view, tile)}"
-    return text
+        shown = view.get("shown") or {}
+        owner = next((int(p) for p, t in shown.items() if t["id"] == tile["id"]), None)
+        return "your own: you keep it" if owner == seat else _gain(view, tile)
+    return ""
 
 
 # -- the game's end ------------------------------------------------------------------------------

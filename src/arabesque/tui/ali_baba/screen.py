@@ -1,14 +1,15 @@
 """The Ali Baba terminal screen: the pyramid, your screen, the table, the log, your moves.
 
-It draws only ``session.view()`` (the human's view), offers only the human's legal actions
-(as a list, as keys, and as clickable tiles on the board) and applies through the engine.
+It draws only ``session.view()`` (the human's view) and applies through the engine. The
+human's decision is drawn by the shared decision panel from ``view["decision"]``; this screen
+adds what the cave shows: the options' keys on the tiles, a click on a tile taking it, and
+each option's effect worked out in words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from enum import StrEnum
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -16,14 +17,12 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Container, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Footer, OptionList, RichLog, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Footer, RichLog, Static
 
 from arabesque.tui.ali_baba.events import (
     VARIANT_NAMES,
     and_list,
     describe_event,
-    effect_words,
     plural,
     plural_word,
 )
@@ -36,23 +35,16 @@ from arabesque.tui.ali_baba.render import (
     forbidden,
     lamp_cost,
     my_screen,
-    option_keys,
-    option_label,
+    option_note,
     players_table,
     tie_break_note,
 )
-from arabesque.tui.app import GameScreen
+from arabesque.tui.app import GameScreen, Mode
+from arabesque.tui.decision_panel import Presentation
 from arabesque.tui.session import Session
 
-
-class Mode(StrEnum):
-    WAIT = "wait"  # bots are acting, or nothing is asked of the human
-    CHOICE = "choice"  # a decision from the list of legal actions
-    OVER = "over"
-
-
-#: Verbs of the actions that name a tile, longest first ("also take" before "take").
-TILE_VERBS = ("also take ", "swap for ", "take ", "show ", "steal ")
+#: Option texts that take a tile from the cave: a click on the tile picks them.
+BOARD_VERBS = ("take ", "also take ")
 
 WAITING: dict[str, str] = {
     "take": "taking a face-up tile",
@@ -96,13 +88,7 @@ class AliBabaScreen(GameScreen):
     #cave { width: auto; border: round $accent; padding: 0 1; height: auto; }
     #cave-info { height: auto; padding: 0 1; }
     #mine { border: round $accent; }
-    #prompt { border: round $warning; padding: 0 1; height: auto; }
-    #choices {
-        height: auto; max-height: 16; border: round $warning;
-        scrollbar-size-vertical: 1;
-    }
-    /* A list that may scroll keeps room for its scroll bar, so wrapped labels fit. */
-    #choices.-long { scrollbar-gutter: stable; }
+    #choices { max-height: 16; }
     #players { height: auto; }
     #log { height: 1fr; min-height: 6; border: round $primary-darken-1; }
     #players-narrow { display: none; }
@@ -117,6 +103,8 @@ class AliBabaScreen(GameScreen):
     AliBabaScreen.-narrow #choices { max-height: 9; }
     """
 
+    MNEMONICS: ClassVar[Mapping[str, str]] = {"pass": "p", "keep lamp": "k", "use yellow": "u"}
+
     #: Below this many columns the panels stack instead of standing side by side.
     NARROW = 96
     #: Below this many columns the tiles are drawn narrower.
@@ -124,16 +112,6 @@ class AliBabaScreen(GameScreen):
 
     def __init__(self, session: Session, *, bot_delay: float, window_s: float) -> None:
         super().__init__(session, bot_delay=bot_delay, window_s=window_s)
-        self.mode = Mode.WAIT
-        self._log_seen = 0
-        self._takes_seen = 0
-        self._notices_seen = 0
-        self._choice_key: tuple[Any, ...] | None = None
-        #: The human's options now: key -> action, and tile id -> action for the board.
-        self.keys: dict[str, int] = {}
-        self.tile_actions: dict[int, int] = {}
-        self._tile_keys: dict[int, str] = {}
-        self._drawn: dict[str, Any] = {}
         self._half_w = 6
 
     # -- layout ----------------------------------------------------------------------------
@@ -147,8 +125,7 @@ class AliBabaScreen(GameScreen):
                 yield Static(id="mine", classes="panel")
                 yield Static(id="players-narrow", classes="panel")
             with Vertical(id="right"):
-                yield Static(id="prompt")
-                yield OptionList(id="choices")
+                yield self.decision_panel()
                 yield Static(id="players", classes="panel")
                 yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Footer()
@@ -168,7 +145,6 @@ class AliBabaScreen(GameScreen):
             self.query_one(panel).border_title = "The table" + (
                 f" (bots: {', '.join(bots)})" if bots else ""
             )
-        self.query_one("#prompt").border_title = "Your move" if s.human is not None else "Now"
         self.query_one("#log").border_title = "Log"
         self.advance()
 
@@ -191,10 +167,7 @@ class AliBabaScreen(GameScreen):
 
     def _run(self) -> None:
         s = self.session
-        while True:
-            if s.is_over:
-                self.mode = Mode.OVER
-                return
+        while not s.is_over:
             bots = s.bots_to_act()
             if s.human_to_act():
                 if bots:
@@ -203,28 +176,13 @@ class AliBabaScreen(GameScreen):
                     for seat in bots:
                         s.bot_act(seat)
                     continue
-                self._enter_choice()
+                self._enter_choice(s.state.view(s.human, include_log=False)["decision"])
                 return
-            self.mode = Mode.WAIT
             if not bots or not self._may_act_now():
                 return
-            if len(bots) > 1:  # several bots show at once
-                for seat in bots:
-                    s.bot_act(seat)
-            else:
-                s.bot_act(bots[0])
+            for seat in bots:  # several bots show at once
+                s.bot_act(seat)
             self._acted()
-
-    def _human_apply(self, action: int) -> None:
-        if self.mode is not Mode.CHOICE or action not in self.session.human_legal():
-            return
-        self.session.apply_human(action)
-        self._ready = False
-        self.mode = Mode.WAIT
-        self.keys = {}
-        self.tile_actions = {}
-        self._tile_keys = {}
-        self.advance()
 
     def game_over_reason(self) -> str:
         view = self.session.view()
@@ -236,45 +194,163 @@ class AliBabaScreen(GameScreen):
         note = tie_break_note(view, self.session.name)
         return f"{reason} {note}".strip()
 
-    # -- decisions -------------------------------------------------------------------------
+    # -- options on the board ----------------------------------------------------------------
 
-    def _enter_choice(self) -> None:
-        self.mode = Mode.CHOICE
-        s = self.session
-        state = s.state
-        view = s.view()
-        # A new decision: another turn, phase, something logged, or other options.
-        key = (view["turn"], view["phase"], len(view["log"]), tuple(s.human_legal()))
-        if self._choice_key == key:
+    def _tile_options(self, view: Mapping[str, Any], verbs: Sequence[str]) -> dict[int, int]:
+        """Tile id -> the action of the human's decision that names it with one of
+        ``verbs`` ("take blue ruby"): where on the board (or the aside row) an option lives."""
+        if self.mode is not Mode.CHOICE or self.decision is None:
+            return {}
+        ids = self._tile_ids(view)
+        out: dict[int, int] = {}
+        for option in self.decision["options"]:
+            text = str(option["text"])
+            verb = next((v for v in verbs if text.startswith(v)), None)
+            if verb is not None and text[len(verb) :] in ids:
+                out[ids[text[len(verb) :]]] = int(option["action"])
+        return out
+
+    def _tile_keys(self, view: Mapping[str, Any], verbs: Sequence[str]) -> dict[int, str]:
+        """Tile id -> the panel's key for the option on that tile."""
+        out: dict[int, str] = {}
+        for tile_id, action in self._tile_options(view, verbs).items():
+            key = self.panel.key_of(action)
+            if key is not None:
+                out[tile_id] = key
+        return out
+
+    @staticmethod
+    def _tile_ids(view: Mapping[str, Any]) -> dict[str, int]:
+        """Tile name -> id for every tile this view shows."""
+        out: dict[str, int] = {}
+        pools: list[Sequence[Mapping[str, Any]]] = [
+            [p["tile"] for p in view["board"]["places"] if p["state"] == "face_up"],
+            view.get("aside") or [],
+            list((view.get("shown") or {}).values()),
+        ]
+        pools.extend(p.get("tiles") or [] for p in view["players"])
+        for pool in pools:
+            for tile in pool:
+                out[str(tile["name"])] = int(tile["id"])
+        return out
+
+    def on_cave_board_clicked(self, message: CaveBoard.Clicked) -> None:
+        view = self.session.view()
+        place = view["board"]["places"][message.place]
+        if place["state"] != "face_up":
             return
-        self._choice_key = key
-        tile_ids = self._tile_ids(view)
-        named: list[tuple[int, str, int | None]] = []  # (action, text, tile id)
-        for action in s.human_legal():
-            text = state.action_to_str(action)
-            verb = next((v for v in TILE_VERBS if text.startswith(v)), None)
-            tile_id = tile_ids.get(text[len(verb) :]) if verb else None
-            named.append((action, text, tile_id))
-        named.sort(key=lambda item: self._option_order(view, item[1], item[2]))
-        keys = option_keys([text for _, text, _ in named])
-        self.keys = {}
-        self.tile_actions = {}
-        self._tile_keys = {}
-        options = self.query_one(OptionList)
-        options.clear_options()
-        for (action, text, tile_id), k in zip(named, keys, strict=True):
-            if k is not None:
-                self.keys[k] = action
-            if tile_id is not None:
-                self.tile_actions[tile_id] = action
-                if k is not None:
-                    self._tile_keys[tile_id] = k
-            label = Text(f"{k}  " if k else "   ", style="bold")
-            label.append(option_label(text, view, s.name))
-            options.add_option(Option(label, id=str(action)))
-        options.set_class(len(named) > 5, "-long")
-        options.highlighted = 0
-        self.call_after_refresh(options.focus)
+        action = self._tile_options(view, BOARD_VERBS).get(int(place["tile"]["id"]))
+        if action is not None:
+            self.choose(action)
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def draw(self, view: Mapping[str, Any]) -> None:
+        """Redraw what changed. Each panel is keyed on the part of the view it shows, so an
+        unchanged panel is left alone (no layout pass for it)."""
+        name = self.session.name
+        players = tuple(
+            (p["count"], p["track"], tuple(t["id"] for t in p["tiles"])) for p in view["players"]
+        )
+        current = (view["turn"], view["current"], view["is_over"], view["last_turn"])
+        self._update(
+            "status", (current, view["face_down"], self.mode), lambda: self._status_text(view)
+        )
+        marks = BoardMarks(
+            seat=view.get("seat"),
+            keys=self._tile_keys(view, BOARD_VERBS),
+            recent=self._recent_flips(view),
+        )
+        board_key = (
+            tuple((p["state"], p.get("tile", {}).get("id")) for p in view["board"]["places"]),
+            tuple((b["by"], b["type"], b["what"]) for b in view["blocks"]),
+            tuple(sorted(marks.keys.items())),
+            tuple(sorted(marks.recent)),
+            self._half_w,
+        )
+        if self._drawn.get("cave") != board_key:
+            self._drawn["cave"] = board_key
+            picture = draw_board(view, marks, half_w=self._half_w)
+            board = self.query_one(CaveBoard)
+            board.cells = picture.cells
+            board.update(picture.text)
+        aside_keys = self._tile_keys(view, ("swap for ",))
+        info_key = (
+            current,
+            view["face_down"],
+            view["in_box"],
+            board_key[1],
+            tuple(t["id"] for t in view["aside"]),
+            tuple(sorted(aside_keys.items())),
+        )
+        self._update("cave-info", info_key, lambda: self._cave_info(view, aside_keys))
+        self._update("mine", players, lambda: my_screen(view))
+        self._update("players", (players, current), lambda: players_table(view, name))
+        self._update("players-narrow", (players, current), lambda: players_table(view, name))
+
+    def describe_event(self, event: Mapping[str, Any]) -> RenderableType | None:
+        return describe_event(event, self.session.name)
+
+    def _cave_info(self, view: Mapping[str, Any], aside_keys: Mapping[int, str]) -> RenderableType:
+        parts: list[RenderableType] = [cave_info(view, self.session.name)]
+        aside = aside_row(view, aside_keys)
+        if aside is not None:
+            parts.append(aside)
+        parts.append(Text(LEGEND, style="dim"))
+        return Group(*parts)
+
+    def _recent_flips(self, view: Mapping[str, Any]) -> set[int]:
+        """Tiles flipped since the human's last take (the last turn's, for a spectator)."""
+        seat = view.get("seat")
+        out: set[int] = set()
+        for event in reversed(view["log"]):
+            kind = event.get("kind")
+            if kind == "flip":
+                out.update(int(t["id"]) for t in event.get("tiles") or [])
+            elif kind == "take" and (seat is None or event.get("player") == seat):
+                break
+        return out
+
+    def _status_text(self, view: Mapping[str, Any]) -> Text:
+        s = self.session
+        text = Text(f"{s.state.spec.name}", style="bold")
+        variant = str(view.get("variant", "standard"))
+        if variant != "standard":
+            text.append(f" ({VARIANT_NAMES.get(variant, variant)})")
+        text.append(f"  ·  Turn {view['turn']} (round {view['round']})")
+        text.append(f"  ·  {view['face_down']} face down")
+        if s.human is None:
+            text.append("  ·  watching bots", style="dim")
+        if view["is_over"]:
+            text.append("  ·  GAME OVER", style="bold red")
+        elif view.get("last_turn") is not None:
+            left = int(view["last_turn"]) - int(view["turn"]) + 1
+            text.append(f"  ·  final round: {plural(left, 'turn')} left", style="bold red")
+        elif view.get("current") is not None:
+            text.append(f"  ·  {s.name(view['current'])} to play")
+        text.append("  ·  q quits", style="dim")
+        return text
+
+    # -- the decision panel ------------------------------------------------------------------
+
+    def present(self, view: Mapping[str, Any], decision: Mapping[str, Any]) -> Presentation:
+        texts = {int(o["action"]): str(o["text"]) for o in decision["options"]}
+        ids = self._tile_ids(view)
+
+        def tile_of(text: str) -> int | None:
+            verb = next((v for v in ("also take ", "take ", "swap for ", "show ", "steal ")
+                         if text.startswith(v)), None)  # fmt: skip
+            return None if verb is None else ids.get(text[len(verb) :])
+
+        order = sorted(texts, key=lambda a: self._option_order(view, texts[a], tile_of(texts[a])))
+        notes = {a: note for a, text in texts.items() if (note := option_note(text, view))}
+        on_board = any(t.startswith(BOARD_VERBS) for t in texts.values())
+        return Presentation(
+            details=self._details(view, decision),
+            notes=notes,
+            order=order,
+            hint=", or click a tile" if on_board else "",
+        )
 
     @staticmethod
     def _option_order(view: Mapping[str, Any], text: str, tile_id: int | None) -> tuple[Any, ...]:
@@ -298,198 +374,69 @@ class AliBabaScreen(GameScreen):
                     return (1, 1, i, 0)
         return (2,)
 
-    @staticmethod
-    def _tile_ids(view: Mapping[str, Any]) -> dict[str, int]:
-        """Tile name -> id for every tile this view shows."""
-        out: dict[str, int] = {}
-        pools: list[Sequence[Mapping[str, Any]]] = [
-            [p["tile"] for p in view["board"]["places"] if p["state"] == "face_up"],
-            view.get("aside") or [],
-            list((view.get("shown") or {}).values()),
-        ]
-        pools.extend(p.get("tiles") or [] for p in view["players"])
-        for pool in pools:
-            for tile in pool:
-                out[str(tile["name"])] = int(tile["id"])
-        return out
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if self.mode is not Mode.CHOICE or event.option.id is None:
-            return
-        self._human_apply(int(event.option.id))
-
-    def on_cave_board_clicked(self, message: CaveBoard.Clicked) -> None:
-        if self.mode is not Mode.CHOICE:
-            return
-        place = self.session.view()["board"]["places"][message.place]
-        if place["state"] != "face_up":
-            return
-        action = self.tile_actions.get(int(place["tile"]["id"]))
-        if action is not None and self.session.state.action_to_str(action).startswith(
-            ("take ", "also take ")
-        ):
-            self._human_apply(action)
-
-    def on_key(self, event: events.Key) -> None:
-        key = event.key
-        handled = True
-        if self.mode is Mode.CHOICE and key in self.keys:
-            self._human_apply(self.keys[key])
-        elif self.mode is Mode.OVER and key == "enter":
-            self._show_game_over()
-        else:
-            handled = False
-        if handled:
-            event.stop()
-            event.prevent_default()
-
-    # -- drawing ---------------------------------------------------------------------------
-
-    def refresh_panels(self) -> None:
-        """Redraw what changed. Each panel is keyed on the part of the view it shows, so an
-        unchanged panel is left alone (no layout pass for it)."""
-        view = self.session.view()
-        name = self.session.name
-        players = tuple(
-            (p["count"], p["track"], tuple(t["id"] for t in p["tiles"])) for p in view["players"]
-        )
-        current = (view["turn"], view["current"], view["is_over"], view["last_turn"])
-        self._update(
-            "status", (current, view["face_down"], self.mode), lambda: self._status_text(view)
-        )
-        marks = BoardMarks(
-            seat=view.get("seat"),
-            keys=dict(self._tile_keys) if self._board_keys_apply() else {},
-            recent=self._recent_flips(view),
-        )
-        board_key = (
-            tuple((p["state"], p.get("tile", {}).get("id")) for p in view["board"]["places"]),
-            tuple((b["by"], b["type"], b["what"]) for b in view["blocks"]),
-            tuple(sorted(marks.keys.items())),
-            tuple(sorted(marks.recent)),
-            self._half_w,
-        )
-        if self._drawn.get("cave") != board_key:
-            self._drawn["cave"] = board_key
-            picture = draw_board(view, marks, half_w=self._half_w)
-            board = self.query_one(CaveBoard)
-            board.cells = picture.cells
-            board.update(picture.text)
-        info_key = (
-            current,
-            view["face_down"],
-            view["in_box"],
-            board_key[1],
-            tuple(t["id"] for t in view["aside"]),
-            tuple(sorted(self._aside_keys(view).items())),
-        )
-        self._update("cave-info", info_key, lambda: self._cave_info(view))
-        self._update("mine", players, lambda: my_screen(view))
-        self._update("players", (players, current), lambda: players_table(view, name))
-        self._update("players-narrow", (players, current), lambda: players_table(view, name))
-        self._write_log(view)
-        self.query_one(OptionList).display = self.mode is Mode.CHOICE
-        prompt_key = (
-            self.mode,
-            current,
-            view["phase"],
-            tuple(view["to_act"]),
-            str(view.get("showing")),
-            self._choice_key,
-        )
-        self._update("prompt", prompt_key, lambda: self._prompt(view))
-
-    def _aside_keys(self, view: Mapping[str, Any]) -> dict[int, str]:
-        return self._tile_keys if view["phase"] == "lamp" and self.mode is Mode.CHOICE else {}
-
-    def _board_keys_apply(self) -> bool:
-        if self.mode is not Mode.CHOICE:
-            return False
-        return any(
-            self.session.state.action_to_str(a).startswith(("take ", "also take "))
-            for a in self.tile_actions.values()
-        )
-
-    def _cave_info(self, view: Mapping[str, Any]) -> RenderableType:
-        parts: list[RenderableType] = [cave_info(view, self.session.name)]
-        aside = aside_row(view, self._aside_keys(view))
-        if aside is not None:
-            parts.append(aside)
-        parts.append(Text(LEGEND, style="dim"))
-        return Group(*parts)
-
-    def _recent_flips(self, view: Mapping[str, Any]) -> set[int]:
-        """Tiles flipped since the human's last take (the last turn's, for a spectator)."""
-        seat = view.get("seat")
-        out: set[int] = set()
-        for event in reversed(view["log"]):
-            kind = event.get("kind")
-            if kind == "flip":
-                out.update(int(t["id"]) for t in event.get("tiles") or [])
-            elif kind == "take" and (seat is None or event.get("player") == seat):
-                break
-        return out
-
-    def _update(self, widget_id: str, key: Any, make: Callable[[], RenderableType]) -> None:
-        """Redraw a panel only when the part of the view it shows has changed."""
-        if self._drawn.get(widget_id) == key:
-            return
-        self._drawn[widget_id] = key
-        self.query_one(f"#{widget_id}", Static).update(make())
-
-    def _write_log(self, view: Mapping[str, Any]) -> None:
-        log = self.query_one(RichLog)
-        name = self.session.name
-        for notice in self.session.notices[self._notices_seen :]:
-            log.write(Text(notice, style="bold yellow"))
-        self._notices_seen = len(self.session.notices)
-        entries = view["log"]
-        has_turns = any(e.get("kind") == "turn" for e in entries)
-        for event in entries[self._log_seen :]:
-            if event.get("kind") == "take" and not has_turns:
-                self._takes_seen += 1
-                log.write(
-                    Text(f"── Turn {self._takes_seen}: {name(event.get('player'))} ──", "bold")
-                )
-            try:
-                line = describe_event(event, name)
-            except (KeyError, TypeError, ValueError):  # an event shaped unlike we expect
-                line = Text(str(event), style="dim")
-            if line is not None:
-                log.write(line)
-        self._log_seen = len(entries)
-
-    def _status_text(self, view: Mapping[str, Any]) -> Text:
+    def _details(self, view: Mapping[str, Any], decision: Mapping[str, Any]) -> RenderableType:
+        """What the prompt leaves out: the rules that apply now, what a choice costs."""
         s = self.session
-        text = Text(f"{s.state.spec.name}", style="bold")
-        variant = str(view.get("variant", "standard"))
-        if variant != "standard":
-            text.append(f" ({VARIANT_NAMES.get(variant, variant)})")
-        text.append(f"  ·  Turn {view['turn']} (round {view['round']})")
-        text.append(f"  ·  {view['face_down']} face down")
-        if s.human is None:
-            text.append("  ·  watching bots", style="dim")
-        if view["is_over"]:
-            text.append("  ·  GAME OVER", style="bold red")
-        elif view.get("last_turn") is not None:
-            left = int(view["last_turn"]) - int(view["turn"]) + 1
-            text.append(f"  ·  final round: {plural(left, 'turn')} left", style="bold red")
-        elif view.get("current") is not None:
-            text.append(f"  ·  {s.name(view['current'])} to play")
-        text.append("  ·  q quits", style="dim")
-        return text
-
-    # -- the prompt --------------------------------------------------------------------------
-
-    def _prompt(self, view: Mapping[str, Any]) -> RenderableType:
-        if self.mode is Mode.OVER:
-            return Group(
-                Text("The game is over.", style="bold"),
-                Text("Enter = final scores · q = quit", style="dim"),
+        kind = str(decision["kind"])
+        context = decision.get("context") or {}
+        turn = view.get("this_turn") or {}
+        lines: list[Text] = []
+        if kind == "take":
+            up = [p["tile"] for p in view["board"]["places"] if p["state"] == "face_up"]
+            if up and all(forbidden(view, t, view.get("seat")) for t in up):
+                lines.append(
+                    Text(
+                        "Every face-up tile is forbidden to you, so you may take any of them "
+                        "(rulebook, white effect note).",
+                        style="yellow",
+                    )
+                )
+        elif kind == "lamp":
+            lines.append(Text(lamp_cost(view), style="dim"))
+        elif kind == "also_take":
+            taken = (turn.get("taken") or {}).get("name", "tile")
+            lines.append(
+                Text(f"Next to where the {taken} lay ({turn.get('place')}); no effect of its own.")
             )
-        if self.mode is Mode.CHOICE:
-            return self._decision_prompt(view)
-        return Text(self._waiting_text(view), style="dim")
+        elif kind == "yellow":
+            others = [
+                s.name(p["seat"])
+                for p in view["players"]
+                if p["seat"] != view.get("seat") and p["count"]
+            ]
+            lines.append(
+                Text(f"{and_list(others)} must each show you a tile; you take one of them.")
+            )
+        elif kind == "show":
+            thief = s.name(context.get("thief"))
+            lines.append(
+                Text(
+                    f"{thief} takes one of the shown tiles; the others come back to you. "
+                    "Everyone chooses in secret; the tiles are shown together.",
+                    style="yellow",
+                )
+            )
+        elif kind == "steal":
+            shown = context.get("shown") or {}
+            parts = [f"{s.name(int(p))}: {t['name']}" for p, t in sorted(shown.items())]
+            lines.append(Text(f"Shown to you: {'; '.join(parts)}.", style="yellow"))
+        return Group(*lines)
+
+    def waiting(self, view: Mapping[str, Any]) -> RenderableType:
+        waiting = [p for p in view["to_act"] if p != self.session.human]
+        if not waiting:
+            return Text("…", style="dim")
+        who = and_list([self.session.name(p) for p in waiting])
+        phase = str(view["phase"])
+        if phase == "show":
+            mine = (view.get("showing") or {}).get("mine")
+            thief = self.session.name(self._thief(view))
+            lead = f"{thief} used the yellow effect. "
+            if mine:
+                lead += f"You show the {mine['name']} (secret until all have chosen). "
+            return Text(f"{lead}Waiting for {who} to choose a tile to show…", style="dim")
+        what = WAITING.get(phase, phase).format(colour=self._effect_colour(view))
+        return Text(f"Waiting for {who}: {what}…", style="dim")
 
     def _effect_colour(self, view: Mapping[str, Any]) -> str:
         turn = view.get("this_turn") or {}
@@ -502,123 +449,6 @@ class AliBabaScreen(GameScreen):
                 player = event.get("player")
                 return int(player) if isinstance(player, int) else None
         return None
-
-    def _waiting_text(self, view: Mapping[str, Any]) -> str:
-        waiting = [p for p in view["to_act"] if p != self.session.human]
-        if not waiting:
-            return "…"
-        who = and_list([self.session.name(p) for p in waiting])
-        phase = str(view["phase"])
-        what = WAITING.get(phase, phase).format(colour=self._effect_colour(view))
-        if phase == "show":
-            mine = (view.get("showing") or {}).get("mine")
-            thief = self.session.name(self._thief(view))
-            lead = f"{thief} used the yellow effect. "
-            if mine:
-                lead += f"You show the {mine['name']} (secret until all have chosen). "
-            return f"{lead}Waiting for {who} to choose a tile to show…"
-        return f"Waiting for {who}: {what}…"
-
-    def _decision_prompt(self, view: Mapping[str, Any]) -> RenderableType:
-        s = self.session
-        phase = str(view["phase"])
-        turn = view.get("this_turn") or {}
-        lines: list[RenderableType] = []
-        if phase == "take":
-            lines.append(Text(f"Your turn {view['turn']}: take a face-up tile.", style="bold"))
-            blocked = [
-                p["tile"]
-                for p in view["board"]["places"]
-                if p["state"] == "face_up" and forbidden(view, p["tile"], view.get("seat"))
-            ]
-            up = sum(1 for p in view["board"]["places"] if p["state"] == "face_up")
-            if blocked and len(blocked) == up:
-                lines.append(
-                    Text(
-                        "Every face-up tile is forbidden to you, so you may take any of them "
-                        "(rulebook, white effect note).",
-                        style="yellow",
-                    )
-                )
-        elif phase == "lamp":
-            lamp = turn.get("taken") or {}
-            colour = str(lamp.get("colour", ""))
-            lines.append(
-                Text(
-                    f"You took the {lamp.get('name', 'lamp')}: keep it and use its own effect "
-                    f"({colour}: {effect_words(colour, str(lamp.get('effect', '')))}), or swap "
-                    "it for a tile set aside and use that tile's effect instead.",
-                    style="bold",
-                )
-            )
-            lines.append(Text(lamp_cost(view), style="dim"))
-        elif phase == "effect":
-            colour = self._effect_colour(view)
-            if colour == "green":
-                lines.append(
-                    Text(
-                        f"Green effect: you may also take a face-up tile next to where the "
-                        f"{turn.get('taken', {}).get('name', 'tile')} lay ({turn.get('place')}). "
-                        "Its own effect is not used.",
-                        style="bold",
-                    )
-                )
-            elif colour == "white":
-                lines.append(
-                    Text(
-                        "White effect: forbid a kind of treasure or a colour. Until your next "
-                        "turn the others cannot take such tiles from the cave.",
-                        style="bold",
-                    )
-                )
-            elif colour == "yellow":
-                others = [
-                    s.name(p["seat"])
-                    for p in view["players"]
-                    if p["seat"] != view.get("seat") and p["count"]
-                ]
-                lines.append(
-                    Text(
-                        f"Yellow effect: {and_list(others)} must each show you one of their "
-                        "tiles, and you take one of the shown tiles. Use it?",
-                        style="bold",
-                    )
-                )
-            else:
-                lines.append(Text(f"The {colour} effect:", style="bold"))
-        elif phase == "show":
-            thief = s.name(self._thief(view))
-            lines.append(
-                Text(
-                    f"{thief} used the yellow effect: choose one of your tiles to show. "
-                    f"{thief} takes one of the shown tiles; the others come back to you.",
-                    style="bold yellow",
-                )
-            )
-            lines.append(
-                Text("Everyone chooses in secret; the tiles are shown together.", style="dim")
-            )
-        elif phase == "steal":
-            shown = view.get("shown") or {}
-            parts = [f"{s.name(int(p))}: {t['name']}" for p, t in sorted(shown.items())]
-            lines.append(
-                Text(
-                    f"Shown to you: {'; '.join(parts)}. Take one of them behind your screen.",
-                    style="bold yellow",
-                )
-            )
-        lines.append(
-            Text(
-                "↑/↓ + Enter, the option's key"
-                + (
-                    ", or click a tile"
-                    if phase in ("take", "effect") and self._board_keys_apply()
-                    else ""
-                ),
-                style="dim",
-            )
-        )
-        return Group(*lines)
 
 
 __all__ = ["AliBabaScreen", "CaveBoard", "Mode"]

@@ -83,13 +83,8 @@ def describe_event(event: Mapping[str, Any], name: Namer) -> Text | None:
     if kind == "reveal":
         dice = event.get("dice", [])
         shown = "; ".join(f"{name(s)} {dice_text(d)}" for s, d in enumerate(dice))
-        shared = event.get("shared_faces") or []
-        tail = (
-            f" Shared faces: {', '.join(map(str, shared))}: rub the lamp!"
-            if shared
-            else " No shared face."
-        )
-        return Text(f"Reveal: {shown}.{tail}", style="bold cyan")
+        # Not which faces are shared: the race that follows is about seeing it in time.
+        return Text(f"Reveal: {shown}.", style="bold cyan")
     if kind == "race":
         return Text(f"Lamp race: {race_summary(event, name)}.", style="magenta")
     if kind == "genie_calm":

@@ -29,19 +29,15 @@ def _shared(view: Mapping[str, Any]) -> set[int]:
 def dice_cell(
     player: Mapping[str, Any], view: Mapping[str, Any], own: bool = False, sep: str = "  "
 ) -> Text:
-    """A player's dice: faces once the seat may see them, else only whether they are set."""
+    """A player's dice: faces once the seat may see them. Before the reveal another seat's
+    dice are only "hidden": not even how many are set yet (that would tell who hesitates)."""
     dice = player.get("dice")
     if dice is None:
-        if view.get("phase") != "setting":
-            return Text("—", style="dim")
-        done = player.get("dice_set", 0)
-        need = 2 if view.get("num_players") == 2 else 1
-        if done >= need:
-            return Text("set (hidden)", style="dim")
-        return Text("choosing…" if done == 0 else f"{done}/{need} set (hidden)", style="dim")
+        return Text("hidden" if view.get("phase") == "setting" else "—", style="dim")
     if not dice:
         return Text("not set yet" if own else "—", style="dim")
-    shared = _shared(view) if view.get("phase") != "setting" else set()
+    # Shared faces stand out only once the race is over: seeing them is the race.
+    shared = _shared(view) if view.get("phase") not in ("setting", "race") else set()
     out = Text()
     for i, die in enumerate(dice):
         if i:

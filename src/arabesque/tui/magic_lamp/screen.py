@@ -1,16 +1,19 @@
 """The Magic Lamp terminal screen: your board, the table, the cave, the log, and your moves.
 
-It draws only ``session.view()`` (the human's view), offers only the human's legal actions
-and applies through the engine. The one thing it measures itself is the lamp race: the time
-from the moment the dice are on screen to the space bar, which becomes ``rub <ms>``.
+It draws only ``session.view()`` (the human's view) and applies through the engine. Every
+decision is drawn by the shared decision panel from ``view["decision"]``; two keep an input of
+their own because the game's look needs it. The secret die setting is a chest, then a face,
+then Enter (or the buttons). The lamp race is a real key press: the one thing the screen
+measures itself is the time from the moment the dice are on screen to the space bar, which
+becomes ``rub <ms>``; it never lists the race's options, and it never says whether a face is
+shared (seeing it in time is the race).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
-from enum import StrEnum
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -18,12 +21,12 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
-from textual.widgets import Button, Footer, OptionList, RichLog, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Button, Footer, RichLog, Static
 
 from arabesque.games.magic_lamp import actions as A
 from arabesque.games.magic_lamp.components import CHESTS
-from arabesque.tui.app import GameScreen
+from arabesque.tui.app import GameScreen, Mode
+from arabesque.tui.decision_panel import Presentation
 from arabesque.tui.magic_lamp.events import card_list, describe_event, plural
 from arabesque.tui.magic_lamp.render import (
     board_panel,
@@ -36,48 +39,14 @@ from arabesque.tui.session import Session
 
 CHEST_KEYS = {name[0]: name for name in CHESTS}  # b, s, g
 FACE_KEYS = {str(f): f for f in range(1, A.FACES + 1)}
-
-
-class Mode(StrEnum):
-    WAIT = "wait"  # bots are thinking, or nothing is asked of the human
-    SET = "set"  # set a die in secret: chest and face
-    RACE = "race"  # the dice are out: rub the lamp (space) or not
-    CHOICE = "choice"  # a decision from a list of legal options
-    OVER = "over"
+#: The decisions with an input of their own (``decision["kind"]``).
+SET_DIE, RACE = "set_die", "race"
+#: Decisions that carry out the Genie's gift: the wish card is shown with them.
+EFFECT_KINDS = ("effect_", "swap_", "retrieve")
 
 
 class PickButton(Button, can_focus=False):
     """A die-setting button for the mouse; never takes focus, so keys stay with the screen."""
-
-
-DECISION_HELP: dict[str, str] = {
-    "angry_target": "You rubbed the lamp by mistake! The Genie is angry: choose the "
-    "opponent who will steal one of your unprotected cards.",
-    "effect_chest": "Choose a chest for the Genie's gift.",
-    "effect_die": "Choose which of your dice the Genie changes (by its chest).",
-    "effect_face": "Choose the new face of your die.",
-    "effect_move": "Choose the chest space your die moves to.",
-    "effect_card": "Choose an opponent's unprotected card to take.",
-    "swap_own": "Choose one of your unprotected cards to give away.",
-    "swap_theirs": "Choose the opponent's card you take in exchange.",
-    "talisman": "Place your talisman on a type of stone you hold (it stays there for good).",
-    "retrieve": "Take a card of your choice from the discard pile.",
-}
-
-
-WAITING: dict[str, str] = {
-    "angry_target": "naming who steals from them",
-    "angry_steal": "choosing a card to steal",
-    "effect_chest": "choosing a chest for the Genie's gift",
-    "effect_die": "choosing a die for the Genie's gift",
-    "effect_face": "choosing a new face",
-    "effect_move": "moving a die",
-    "effect_card": "choosing a card to take",
-    "swap_own": "choosing a card to give",
-    "swap_theirs": "choosing a card to take",
-    "talisman": "placing a talisman",
-    "retrieve": "taking a card from the discard pile",
-}
 
 
 class MagicLampScreen(GameScreen):
@@ -89,11 +58,9 @@ class MagicLampScreen(GameScreen):
     #side { width: 2fr; min-width: 44; }
     .panel { border: round $primary-darken-1; padding: 0 1; height: auto; }
     #mine { border: round $accent; }
-    #prompt { border: round $warning; padding: 0 1; height: auto; }
     #picker { height: auto; }
     #picker > Horizontal { height: auto; }
     #picker Button { margin: 0 1 0 0; min-width: 5; }
-    #choices { height: auto; max-height: 14; border: round $warning; }
     #log { height: 1fr; border: round $primary-darken-1; }
     /* Narrow terminals: your move and a short log on top, the board scrolls below. */
     MagicLampScreen.-narrow #side { dock: top; width: 100%; height: auto; min-width: 0; }
@@ -102,16 +69,18 @@ class MagicLampScreen(GameScreen):
     MagicLampScreen.-narrow #choices { max-height: 8; }
     """
 
+    MNEMONICS: ClassVar[Mapping[str, str]] = {
+        "accept": "a",
+        "reject": "r",
+        "draw": "d",
+        "stop": "s",
+    }
+
     #: Below this many columns the panels stack instead of standing side by side.
     NARROW = 120
 
     def __init__(self, session: Session, *, bot_delay: float, window_s: float) -> None:
         super().__init__(session, bot_delay=bot_delay, window_s=window_s)
-        self.mode = Mode.WAIT
-        self._log_seen = 0
-        self._notices_seen = 0
-        self._choice_key: int | None = None
-        self._drawn: dict[str, Any] = {}  # panel id -> the part of the view last drawn
         # die setting
         self._pick_chest: str | None = None
         self._pick_face: int | None = None
@@ -121,7 +90,6 @@ class MagicLampScreen(GameScreen):
         self._race_t0: float | None = None
         self._race_timer: Timer | None = None
         self._race_ticker: Timer | None = None
-        self._race_turn: int | None = None
         self._my_rub: str | None = None
         #: The race clock (tests may replace it); time.monotonic never jumps back.
         self.clock: Callable[[], float] = time.monotonic
@@ -136,7 +104,7 @@ class MagicLampScreen(GameScreen):
                 yield Static(id="table", classes="panel")
                 yield Static(id="cave", classes="panel")
             with Vertical(id="side"):
-                yield Static(id="prompt")
+                yield self.decision_panel()
                 with Vertical(id="picker"):
                     with Horizontal():
                         for name in CHESTS:
@@ -151,7 +119,6 @@ class MagicLampScreen(GameScreen):
                     with Horizontal():
                         for f in range(1, A.FACES + 1):
                             yield PickButton(f" {f} ", id=f"pick-{f}", compact=True)
-                yield OptionList(id="choices")
                 yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Footer()
 
@@ -164,9 +131,6 @@ class MagicLampScreen(GameScreen):
             f" (bots: {', '.join(bots)})" if bots else ""
         )
         self.query_one("#cave").border_title = "The cave: chests, Lamp pile, discard"
-        self.query_one("#prompt").border_title = (
-            "Your move" if self.session.human is not None else "Now"
-        )
         self.query_one("#log").border_title = "Log"
         self.advance()
 
@@ -177,38 +141,25 @@ class MagicLampScreen(GameScreen):
 
     def _run(self) -> None:
         s = self.session
-        while True:
-            if s.is_over:
-                self.mode = Mode.OVER
-                return
+        while not s.is_over:
             view = s.state.view(s.human, include_log=False)
             phase = view["phase"]
             bots = s.bots_to_act()
             human_turn = s.human_to_act()
-            if phase in ("setting", "race"):
+            if phase in ("setting", "race") and bots:
                 # Simultaneous: bots commit at once; the engine keeps their answers hidden
                 # until everyone is in. Only a bots-only table waits between phases.
-                if bots:
-                    if not human_turn and not self._may_act_now():
-                        return
-                    for seat in bots:
-                        while seat in s.state.to_act() and self._phase() == phase:
-                            s.bot_act(seat)
-                    self._acted()
-                    continue
-                if human_turn:
-                    if phase == "setting":
-                        self._enter_set()
-                    else:
-                        self._enter_race(view["turn"])
+                if not human_turn and not self._may_act_now():
                     return
-                return  # nobody to act: cannot happen with a well-formed game
+                for seat in bots:
+                    while seat in s.state.to_act() and self._phase() == phase:
+                        s.bot_act(seat)
+                self._acted()
+                continue
             if human_turn:
-                self._enter_choice()
+                self._enter_choice(view["decision"])
                 return
-            if not bots:
-                return
-            if not self._may_act_now():
+            if not bots or not self._may_act_now():
                 return
             s.bot_act(bots[0])
             self._acted()
@@ -216,14 +167,20 @@ class MagicLampScreen(GameScreen):
     def _phase(self) -> str:
         return str(self.session.state.view(self.session.human, include_log=False)["phase"])
 
-    def _waiting_for_bot(self) -> None:
-        self.mode = Mode.WAIT
+    def _enter_choice(self, decision: Mapping[str, Any]) -> None:
+        fresh = self.mode is not Mode.CHOICE  # not the same decision seen again
+        super()._enter_choice(decision)
+        if not fresh:
+            return
+        if decision["kind"] == SET_DIE:
+            self._pick_chest = None
+            self._pick_face = None
+            self._pick_error = ""
+        elif decision["kind"] == RACE:
+            self._open_race()
 
-    def _human_apply(self, action: int) -> None:
-        self.session.apply_human(action)
-        self._ready = False
-        self.mode = Mode.WAIT
-        self.advance()
+    def _kind(self) -> str | None:
+        return None if self.decision is None else str(self.decision["kind"])
 
     def game_over_reason(self) -> str:
         for event in reversed(self.session.view()["log"]):
@@ -231,47 +188,71 @@ class MagicLampScreen(GameScreen):
                 return str(event.get("reason", "")).capitalize()
         return ""
 
+    def game_key(self, key: str) -> bool:
+        kind = self._kind()
+        if kind == SET_DIE:
+            if key in CHEST_KEYS:
+                self._pick(chest=CHEST_KEYS[key])
+            elif key in FACE_KEYS:
+                self._pick(face=FACE_KEYS[key])
+            elif key == "enter":
+                self._confirm_set()
+            elif key in ("escape", "backspace"):
+                self._pick_chest = self._pick_face = None
+                self.refresh_decision()
+            else:
+                return False
+            return True
+        if kind == RACE:
+            if key == "space":
+                self._rub_now()
+            elif key == "n":  # not Enter: a second Enter after setting a die is no answer
+                if self._race_open and self._race_t0 is not None:
+                    self._answer_race(A.NO_RUB, "You chose not to rub the lamp.")
+            else:
+                return False
+            return True
+        return False
+
     # -- die setting -----------------------------------------------------------------------
 
-    def _enter_set(self) -> None:
-        if self.mode is not Mode.SET:
-            self._pick_chest = None
-            self._pick_face = None
-            self._pick_error = ""
-        self.mode = Mode.SET
+    def _set_action(self, chest: str, face: int) -> int | None:
+        """The decision's option that sets a die on ``chest`` showing ``face``, if offered."""
+        text = f"set {chest} {face}"
+        options = (self.decision or {}).get("options") or []
+        return next((int(o["action"]) for o in options if o["text"] == text), None)
 
-    def _set_legal(self, chest: str, face: int) -> int | None:
-        action = self.session.state.parse_action(f"set {chest} {face}")
-        return action if action in self.session.human_legal() else None
+    def _chest_open(self, chest: str) -> bool:
+        return any(self._set_action(chest, f) is not None for f in range(1, A.FACES + 1))
 
     def _pick(self, chest: str | None = None, face: int | None = None) -> None:
         self._pick_error = ""
         if chest is not None:
-            if not any(self._set_legal(chest, f) is not None for f in range(1, A.FACES + 1)):
+            if not self._chest_open(chest):
                 self._pick_error = f"Your other die is already on the {chest} chest."
             else:
                 self._pick_chest = chest
         if face is not None:
             self._pick_face = face
-        self._update_prompt()
+        self.refresh_decision()
 
     def _confirm_set(self) -> None:
         if self._pick_chest is None or self._pick_face is None:
             self._pick_error = "Choose a chest (b/s/g) and a face (1-6) first."
-            self._update_prompt()
+            self.refresh_decision()
             return
-        action = self._set_legal(self._pick_chest, self._pick_face)
+        action = self._set_action(self._pick_chest, self._pick_face)
         if action is None:
             self._pick_error = f"{self._pick_chest} {self._pick_face} is not allowed now."
-            self._update_prompt()
+            self.refresh_decision()
             return
         self._pick_chest = None
         self._pick_face = None
-        self._human_apply(action)
+        self.choose(action)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         button_id = event.button.id or ""
-        if self.mode is not Mode.SET or not button_id.startswith("pick-"):
+        if self._kind() != SET_DIE or not button_id.startswith("pick-"):
             return
         what = button_id.removeprefix("pick-")
         if what == "confirm":
@@ -283,14 +264,10 @@ class MagicLampScreen(GameScreen):
 
     # -- the lamp race ---------------------------------------------------------------------
 
-    def _enter_race(self, turn: int) -> None:
-        if self._race_open and self._race_turn == turn:
-            return
+    def _open_race(self) -> None:
         self._race_open = True
-        self._race_turn = turn
         self._race_t0 = None
         self._my_rub = None
-        self.mode = Mode.RACE
         # The clock starts once the dice are on screen, not when the engine revealed them.
         self.call_after_refresh(self._start_race_clock)
 
@@ -303,7 +280,13 @@ class MagicLampScreen(GameScreen):
 
     def _race_tick(self) -> None:
         if self._race_open:
-            self._update_prompt()
+            self.refresh_decision()
+
+    def _race_left(self) -> float | None:
+        """Seconds left in the race window, once the clock runs."""
+        if not self._race_open or self._race_t0 is None:
+            return None
+        return max(0.0, self.window_s - (self.clock() - self._race_t0))
 
     def _race_window_closed(self) -> None:
         if self._race_open:
@@ -326,125 +309,11 @@ class MagicLampScreen(GameScreen):
         self._my_rub = message
         # Give the player time to read the race before the bots go on.
         self._next_delay = 2 * self.bot_delay
-        self._human_apply(action)
-
-    # -- decisions from a list -------------------------------------------------------------
-
-    def _enter_choice(self) -> None:
-        self.mode = Mode.CHOICE
-        key = len(self.session.state.history)
-        if self._choice_key == key:
-            return
-        self._choice_key = key
-        options = self.query_one(OptionList)
-        options.clear_options()
-        view = self.session.view()
-        for i, action in enumerate(self.session.human_legal()):
-            label = Text(f"{i + 1}. " if i < 9 else "   ", style="dim")
-            label.append(self._option_label(action, view))
-            options.add_option(Option(label, id=str(action)))
-        options.highlighted = 0
-        self.call_after_refresh(options.focus)
-
-    def _option_label(self, action: int, view: Mapping[str, Any]) -> str:
-        s = self.session
-        text = s.state.action_to_str(action)
-        if action == A.ACCEPT:
-            return "Accept the wish (a)"
-        if action == A.REJECT:
-            return "Reject it and wish again (r)"
-        if action == A.DRAW:
-            return "Draw the next card (d)"
-        if action == A.STOP:
-            return "Stop and keep what you drew (s)"
-        verb, _, arg = text.partition(" ")
-        if verb == "target":
-            return s.name(int(arg))
-        if verb == "stone":
-            held = view["players"][s.human or 0]["stones"].get(arg, 0)
-            return f"on {arg} (you count {held})"
-        if verb == "card":
-            cid = int(arg)
-            label = s.describe(action)
-            for player in view["players"]:
-                if any(c["id"] == cid for c in player["cards"]):
-                    owner = s.name(player["seat"])
-                    return f"{label}, {'yours' if owner == 'You' else owner + '’s'}"
-            if any(c["id"] == cid for c in view["discard"]):
-                return f"{label}, from the discard pile"
-            return label
-        kind = (view.get("decision") or {}).get("kind")
-        if verb == "chest" and kind in ("effect_chest", "effect_move"):
-            info = next((c for c in view["chests"] if c["name"] == arg), None)
-            left = f" ({plural(info['cards_left'], 'card')} left)" if info else ""
-            return f"the {arg} chest{left}"
-        if verb == "chest" and kind == "effect_die":
-            die = next(
-                (d for d in view["players"][s.human or 0]["dice"] or [] if d["chest"] == arg),
-                None,
-            )
-            return f"your die on {arg}" + (f" (showing {die['face']})" if die else "")
-        return s.describe(action)
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if self.mode is not Mode.CHOICE or event.option.id is None:
-            return
-        action = int(event.option.id)
-        if action in self.session.human_legal():
-            self._human_apply(action)
-
-    def _choose(self, action: int) -> None:
-        if action in self.session.human_legal():
-            self._human_apply(action)
-
-    # -- keys ------------------------------------------------------------------------------
-
-    def on_key(self, event: events.Key) -> None:
-        key = event.key
-        handled = True
-        if self.mode is Mode.SET:
-            if key in CHEST_KEYS:
-                self._pick(chest=CHEST_KEYS[key])
-            elif key in FACE_KEYS:
-                self._pick(face=FACE_KEYS[key])
-            elif key == "enter":
-                self._confirm_set()
-            elif key in ("escape", "backspace"):
-                self._pick_chest = self._pick_face = None
-                self._update_prompt()
-            else:
-                handled = False
-        elif self.mode is Mode.RACE:
-            if key == "space":
-                self._rub_now()
-            elif key == "n":  # not Enter: a second Enter after setting a die is no answer
-                if self._race_open and self._race_t0 is not None:
-                    self._answer_race(A.NO_RUB, "You chose not to rub the lamp.")
-            else:
-                handled = False
-        elif self.mode is Mode.CHOICE:
-            shortcuts = {"a": A.ACCEPT, "r": A.REJECT, "d": A.DRAW, "s": A.STOP}
-            legal = list(self.session.human_legal())
-            if key in shortcuts and shortcuts[key] in legal:
-                self._choose(shortcuts[key])
-            elif key in FACE_KEYS or key in ("7", "8", "9"):
-                index = int(key) - 1
-                if index < len(legal):
-                    self._choose(legal[index])
-            else:
-                handled = False
-        elif self.mode is Mode.OVER and key == "enter":
-            self._show_game_over()
-        else:
-            handled = False
-        if handled:
-            event.stop()
-            event.prevent_default()
+        self.choose(action)
 
     # -- drawing ---------------------------------------------------------------------------
 
-    def refresh_panels(self) -> None:
-        view = self.session.view()
+    def draw(self, view: Mapping[str, Any]) -> None:
         name = self.session.name
         seat = view["seat"]
         flags = (view["turn"], view["phase"], view["is_over"], view["cave_closed"])
@@ -464,29 +333,10 @@ class MagicLampScreen(GameScreen):
             (flags, view["chests"], view["lamp_pile"], view["discard"]),
             lambda: cave_panel(view),
         )
-        log = self.query_one(RichLog)
-        for notice in self.session.notices[self._notices_seen :]:
-            log.write(Text(notice, style="bold yellow"))
-        self._notices_seen = len(self.session.notices)
-        entries = view["log"]
-        for event in entries[self._log_seen :]:
-            try:
-                line = describe_event(event, name)
-            except (KeyError, TypeError, ValueError):  # an event shaped unlike we expect
-                line = Text(str(event), style="dim")
-            if line is not None:
-                log.write(line)
-        self._log_seen = len(entries)
-        self.query_one("#picker").display = self.mode is Mode.SET
-        self.query_one(OptionList).display = self.mode is Mode.CHOICE
-        self._update_prompt(view)
+        self.query_one("#picker").display = self.mode is Mode.CHOICE and self._kind() == SET_DIE
 
-    def _update(self, widget_id: str, key: Any, make: Callable[[], RenderableType]) -> None:
-        """Redraw a panel only when the part of the view it shows has changed."""
-        if self._drawn.get(widget_id) == key:
-            return
-        self._drawn[widget_id] = key
-        self.query_one(f"#{widget_id}", Static).update(make())
+    def describe_event(self, event: Mapping[str, Any]) -> RenderableType | None:
+        return describe_event(event, self.session.name)
 
     def _status_text(self, view: Mapping[str, Any]) -> Text:
         s = self.session
@@ -503,54 +353,100 @@ class MagicLampScreen(GameScreen):
         text.append("  ·  q quits", style="dim")
         return text
 
-    def _update_prompt(self, view: Mapping[str, Any] | None = None) -> None:
-        if view is None:
-            view = self.session.view()
-        self.query_one("#prompt", Static).update(self._prompt(view))
+    # -- the decision panel ------------------------------------------------------------------
 
-    def _prompt(self, view: Mapping[str, Any]) -> RenderableType:
-        name = self.session.name
+    def panel_state(self) -> Hashable:
+        left = self._race_left()
+        return (
+            self._pick_chest,
+            self._pick_face,
+            self._pick_error,
+            self._race_open,
+            None if left is None else round(left, 1),
+            self._my_rub,
+        )
+
+    def present(self, view: Mapping[str, Any], decision: Mapping[str, Any]) -> Presentation:
+        kind = str(decision["kind"])
+        if kind == SET_DIE:
+            return Presentation(details=self._set_details(), list_options=False)
+        if kind == RACE:
+            return Presentation(details=self._race_details(view), list_options=False)
+        lines: list[RenderableType] = []
+        context = decision.get("context") or {}
+        if kind == "wish":
+            lamp = context["lamp"]
+            lines.append(Text(f"«{lamp['name']}»: {lamp['text']}", style="yellow"))
+            lines.append(
+                Text("Refuse it and the next Lamp card comes; the third must be kept.", "dim")
+            )
+        elif kind == "draw":
+            lines.extend(self._draw_lines(view))
+        elif kind.startswith(EFFECT_KINDS):
+            wish = context.get("lamp") or self._last_wish_card(view)
+            if wish:
+                lines.append(Text(f"«{wish['name']}»: {wish['text']}", style="yellow"))
+        return Presentation(
+            news=self._race_line(view),
+            details=Group(*lines) if lines else None,
+            notes=self._notes(view, decision),
+        )
+
+    def _notes(self, view: Mapping[str, Any], decision: Mapping[str, Any]) -> dict[int, str]:
+        """What the labels do not say: how many of a stone you count, what a die shows."""
+        seat = view["seat"]
+        if seat is None:
+            return {}
+        me = view["players"][seat]
+        notes: dict[int, str] = {}
+        for option in decision["options"]:
+            verb, _, arg = str(option["text"]).partition(" ")
+            if verb == "stone":
+                notes[option["action"]] = f"you count {me['stones'].get(arg, 0)}"
+            elif verb == "chest" and decision["kind"] == "effect_die":
+                die = next((d for d in me["dice"] or [] if d["chest"] == arg), None)
+                if die is not None:
+                    notes[option["action"]] = f"your die there shows {die['face']}"
+        return notes
+
+    def _race_line(self, view: Mapping[str, Any]) -> RenderableType | None:
+        """This turn's race once resolved, or the human's own answer while it is open."""
+        if view["phase"] not in ("race", "resolve"):
+            return None
+        race = race_result_text(view, self.session.name)
+        if race is None and self._my_rub and view["phase"] == "race":
+            return Text(self._my_rub)
+        return race
+
+    def waiting(self, view: Mapping[str, Any]) -> RenderableType:
         parts: list[RenderableType] = []
-        if self.mode is Mode.OVER:
-            parts.append(Text("The game is over.", style="bold"))
-            parts.append(Text("Enter = final scores · q = quit", style="dim"))
-            return Group(*parts)
-        if self.mode is Mode.SET:
-            return self._set_prompt(view)
-        if self.mode is Mode.RACE:
-            return self._race_prompt(view)
-        if view["phase"] in ("race", "resolve"):
-            race = race_result_text(view, name)
-            if race is not None:
-                parts.append(race)
-            elif self._my_rub and view["phase"] == "race":
-                parts.append(Text(self._my_rub))
-        if self.mode is Mode.CHOICE:
-            parts.append(self._decision_prompt(view))
-        else:
-            parts.append(Text(self._waiting_text(view), style="dim"))
+        race = self._race_line(view)
+        if race is not None:
+            parts.append(race)
+        parts.append(Text(self._waiting_text(view), style="dim"))
         return Group(*parts)
 
     def _waiting_text(self, view: Mapping[str, Any]) -> str:
-        waiting = view["to_act"]
+        waiting = [p for p in view["to_act"] if p != self.session.human]
         if not waiting:
             return "…"
         who = " and ".join(self.session.name(p) for p in waiting)
-        decision = view.get("decision")
-        if decision is not None:
-            what = WAITING.get(decision["kind"], decision["kind"].replace("_", " "))
-            if decision["kind"] == "angry_steal":
-                rubber = self.session.name(decision.get("rubber"))
-                what += f" from {'you' if rubber == 'You' else rubber}"
+        pending = view.get("pending")
+        if pending is not None:
+            kind = pending["kind"]
+            what = str(pending["doing"])
             draw = view.get("draw")
-            if decision["kind"] == "draw" and draw:
+            if kind == "angry_steal":
+                rubber = self.session.name(pending.get("rubber"))
+                what += f" from {'you' if rubber == 'You' else rubber}"
+            elif kind == "draw" and draw:
                 what = (
                     f"draw or stop at the {draw['chest']} chest "
                     f"({plural(len(draw['drawn']), 'card')}, "
                     f"{plural(draw['scorpions'], 'scorpion')} of {draw['face']})"
                 )
-            elif decision["kind"] == "wish":
-                what = f"wish {decision['wish']}: «{decision['lamp']['name']}»"
+            elif kind == "wish":
+                what = f"wish {pending['wish']}: «{pending['lamp']['name']}»"
             return f"Waiting for {who}: {what}…"
         if view["phase"] == "setting":
             return f"Waiting for {who} to set their dice…"
@@ -558,16 +454,15 @@ class MagicLampScreen(GameScreen):
             return f"Waiting for {who} to answer the lamp race…"
         return f"Waiting for {who}…"
 
-    def _set_prompt(self, view: Mapping[str, Any]) -> RenderableType:
-        me = view["players"][self.session.human or 0]
-        need = 2 if view["num_players"] == 2 else 1
-        done = len(me.get("dice") or [])
-        title = "Set your die in secret" + (f" (die {done + 1} of {need})" if need > 1 else "")
-        lines: list[RenderableType] = [Text(title, style="bold")]
+    def _set_details(self) -> RenderableType:
+        lines: list[RenderableType] = []
         chest = Text("Chest: ")
         for c in CHESTS:
-            legal = any(self._set_legal(c, f) is not None for f in range(1, A.FACES + 1))
-            style = "reverse bold" if c == self._pick_chest else ("" if legal else "dim strike")
+            style = (
+                "reverse bold"
+                if c == self._pick_chest
+                else ("" if self._chest_open(c) else "dim strike")
+            )
             chest.append(f"[{c[0]}]{c[1:]}", style=style)
             chest.append("  ")
         lines.append(chest)
@@ -596,74 +491,24 @@ class MagicLampScreen(GameScreen):
         )
         return Group(*lines)
 
-    def _race_prompt(self, view: Mapping[str, Any]) -> RenderableType:
-        name = self.session.name
-        shared = view.get("shared_faces") or []
-        lines: list[RenderableType] = [Text("The dice are out!", style="bold magenta")]
-        if shared:
-            who: dict[int, list[str]] = {}
-            for player in view["players"]:
-                for die in player.get("dice") or []:
-                    if die["face"] in shared and name(player["seat"]) not in who.get(
-                        die["face"], []
-                    ):
-                        who.setdefault(die["face"], []).append(name(player["seat"]))
-            lines.append(
-                Text(
-                    "Shared faces: "
-                    + "; ".join(f"{f} ({', '.join(who.get(f, []))})" for f in shared),
-                    style="bold yellow",
-                )
-            )
-        else:
-            lines.append(Text("No face is shared this turn.", style="dim"))
-        me = view["players"][self.session.human or 0]
-        mine = Text("Your dice: ")
-        mine.append(dice_cell(me, view, own=True))
-        if any(d["face"] in shared for d in me.get("dice") or []):
-            mine.append("  — shared: rub fast!", style="bold green")
-        else:
-            mine.append("  — not shared: a rub angers the Genie", style="red")
-        lines.append(mine)
+    def _race_details(self, view: Mapping[str, Any]) -> RenderableType:
+        # Whether a face is shared is for the player to see on the table: saying it here
+        # would take the race away.
+        # Every die, here too: on a small terminal the table may be out of sight.
+        dice = Text()
+        for player in view["players"]:
+            if dice:
+                dice.append(" · ")
+            dice.append(f"{self.session.name(player['seat'])} ", style="bold")
+            dice.append(dice_cell(player, view, sep=" + "))
+        lines: list[RenderableType] = [dice]
         lines.append(Text("SPACE = rub the lamp · n = don't rub", style="bold"))
-        if self._race_t0 is not None:
-            left = max(0.0, self.window_s - (self.clock() - self._race_t0))
+        lines.append(
+            Text("The fastest rub on a shared face wins; a rub without one angers the Genie.")
+        )
+        left = self._race_left()
+        if left is not None:
             lines.append(Text(f"The window closes in {left:.1f} s", style="dim"))
-        return Group(*lines)
-
-    def _decision_prompt(self, view: Mapping[str, Any]) -> RenderableType:
-        decision = view.get("decision") or {}
-        kind = decision.get("kind", "")
-        name = self.session.name
-        lines: list[RenderableType] = []
-        if kind == "wish":
-            lamp = decision["lamp"]
-            lines.append(Text(f"Wish {decision['wish']} of 3: «{lamp['name']}»", style="bold"))
-            lines.append(Text(lamp["text"], style="yellow"))
-            lines.append(
-                Text(
-                    "a = accept · r = reject and draw the next Lamp card "
-                    "(the third wish must be kept)",
-                    style="dim",
-                )
-            )
-        elif kind == "draw":
-            lines.extend(self._draw_lines(view))
-        elif kind == "angry_steal":
-            rubber = name(decision.get("rubber"))
-            lines.append(
-                Text(
-                    f"{rubber} rubbed the lamp by mistake: the Genie lets you take one of "
-                    "their unprotected cards.",
-                    style="bold",
-                )
-            )
-        else:
-            lines.append(Text(DECISION_HELP.get(kind, kind.replace("_", " ")), style="bold"))
-            wish = self._last_wish_card(view)
-            if wish and kind.startswith(("effect", "swap", "retrieve")):
-                lines.append(Text(f"«{wish['name']}»: {wish['text']}", style="yellow"))
-        lines.append(Text("↑/↓ + Enter, or the option's number", style="dim"))
         return Group(*lines)
 
     def _last_wish_card(self, view: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -681,14 +526,7 @@ class MagicLampScreen(GameScreen):
         face = int(draw.get("face", 0))
         drawn = draw.get("drawn", [])
         scorpions = int(draw.get("scorpions", 0))
-        lines: list[RenderableType] = [
-            Text(
-                f"Search the {chest} chest: your die shows {face}, so up to "
-                f"{plural(face, 'card')}.",
-                style="bold",
-            ),
-            Text(f"Drawn so far ({len(drawn)}): {card_list(drawn)}"),
-        ]
+        lines: list[RenderableType] = [Text(f"Drawn so far ({len(drawn)}): {card_list(drawn)}")]
         danger = Text(f"Scorpions: {scorpions} — you lose all you drew at {face}")
         left = face - scorpions
         danger.append(
@@ -716,5 +554,7 @@ class MagicLampScreen(GameScreen):
                         f"You know what comes next: {card_list(info['known_top'])}", style="yellow"
                     )
                 )
-        lines.append(Text("d = draw · s = stop", style="bold"))
         return lines
+
+
+__all__ = ["MagicLampScreen", "Mode"]
