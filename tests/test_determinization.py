@@ -132,3 +132,20 @@ def test_ali_baba_show_choices_are_taken_back() -> None:
         if found >= 3:
             break
     assert found >= 3, "no yellow show with two choosers came up"
+
+
+def test_no_log_tells_another_seat_who_has_committed() -> None:
+    """The log agrees with the views: a seat learns nothing from another seat setting its
+    die or answering the race until the reveal or the race result."""
+    state = new_game(3, seed=2)
+    start = len(state.events)
+    act(state, 0, "set gold 6")
+    for seat in (1, 2, None):
+        assert state.log_since(seat, start)[0] == [], f"seat {seat} saw player 0 commit"
+    assert state.log_since(0, start)[0] == [{"kind": "die_set", "player": 0}]
+    act(state, 1, "set bronze 2")
+    act(state, 2, "set silver 2")
+    start = len(state.events)
+    act(state, 0, "rub 300ms")
+    for seat in (1, 2, None):
+        assert state.log_since(seat, start)[0] == [], f"seat {seat} saw player 0 answer"

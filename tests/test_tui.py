@@ -352,6 +352,28 @@ async def test_bot_delay_paces_the_bots() -> None:
         await pilot.pause(0.3)
         assert len(app.session.state.history) > before
         assert not app.session.is_over
+        # While a bot decides after the race, the panel says who and what (the view's
+        # public ``pending``), in the words the game gives.
+        for _ in range(200):
+            pending = app.session.view()["pending"]
+            if pending is not None and pending["kind"] not in ("draw", "wish"):
+                # Hold the bots: the pending move is called off, the next waits an hour.
+                if screen._bot_timer is not None:
+                    screen._bot_timer.stop()
+                    screen._bot_timer = None
+                screen.bot_delay = screen._next_delay = 3600.0
+                break
+            await pilot.pause(0.02)
+        else:
+            raise AssertionError("no bot decision after the race was shown")
+        await pilot.pause(0.1)
+        pending = app.session.view()["pending"]
+        assert pending is not None
+        who = app.session.names[pending["player"]]
+        shown = words(panel(app, "prompt"))
+        assert f"Waiting for {who}: " in shown
+        if pending["kind"] not in ("draw", "wish"):  # those two say more than ``doing``
+            assert f"Waiting for {who}: {pending['doing']}" in shown
 
 
 # -- the secret dice, the race and the wishes, scripted -----------------------------------------

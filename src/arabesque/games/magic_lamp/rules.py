@@ -405,14 +405,17 @@ def apply_action(state: MagicLampState, player: int, action: int) -> None:
         chest, face = divmod(action - A.SET_BASE, A.FACES)  # A.decode_set, inlined
         placed = state.dice[player]
         placed.append([chest, face + 1])
-        state.log("die_set", player=player)
+        # Even that a seat has set its die is secret until the reveal (views and
+        # determinization agree): only the seat itself is told.
+        state.log("die_set", visible_to=ONE_SEAT[player], player=player)
         if len(placed) >= state.params.dice_per_player:
             state.waiting = state.waiting - ONE_SEAT[player]
             if not state.waiting:
                 _reveal(state)
     elif phase is _RACE:
         state.rub[player] = NO_RUB if action == A.NO_RUB else A.rub_ms(action)
-        state.log("race_answered", player=player)
+        # Whether a seat has answered is secret: an early answer would betray a rub.
+        state.log("race_answered", visible_to=ONE_SEAT[player], player=player)
         state.waiting = state.waiting - ONE_SEAT[player]
         if not state.waiting:
             _resolve_race(state)
