@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shutil
+import signal
 import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 from typing import Any
@@ -32,6 +36,7 @@ SEAT_FIELDS = {
     "mean_rank",
 }
 SIM = ["simulate", "magic-lamp", "--players", "3", "--games", "8", "--seed", "5"]
+SIM2 = ["simulate", "magic-lamp", "--players", "2"]
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -120,6 +125,130 @@ def test_recorded_games_replay_to_the_same_final_scores(
     assert (
         json.loads(proc.stdout)["scores"] == GameRecord.load(files[0]).metadata["result"]["scores"]
     )
+
+
+def test_simulate_refuses_to_overwrite_records_and_says_what_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, _ = call(capsys, *SIM, "--record", str(tmp_path))  # seeds 5..12, 3 players
+    assert code == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    # A second run with other settings and overlapping seeds (5..7) used to replace them.
+    other = ["simulate", "magic-lamp", "--players", "2", "--games", "3", "--seed", "5"]
+    code, out, err = call(capsys, *other, "--record", str(tmp_path))
+    assert code == 2 and out == ""
+    assert "3 of the 3 record files" in err and "game-5.json" in err
+    assert "--overwrite" in err and "new or empty folder" in err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    code, _, _ = call(capsys, *other, "--record", str(tmp_path), "--overwrite")
+    assert code == 0
+    assert GameRecord.load(tmp_path / "game-5.json").params["num_players"] == 2
+    assert GameRecord.load(tmp_path / "game-8.json").params["num_players"] == 3
+    code, _, err = call(capsys, *SIM, "--overwrite")
+    assert code == 2 and "add --record DIR" in err
+
+
+class _Stream(io.StringIO):
+    """A text stream that says whether it is a terminal."""
+
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_progress_bar_is_shown_exactly_when_stderr_is_a_terminal() -> None:
+    assert cli._show_progress(_Stream(tty=True)) is True
+    assert cli._show_progress(_Stream(tty=False)) is False
+
+
+def test_simulate_json_shows_progress_on_a_terminal_stderr_and_keeps_stdout_pure(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # --json used to switch the bar off even on a terminal.
+    terminal = _Stream(tty=True)
+    with contextlib.redirect_stderr(terminal):
+        code = cli.main([*SIM, "--json"])
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 8, "stdout holds the JSON only"
+    assert "simulating" in terminal.getvalue() and "8/8" in terminal.getvalue()
+
+
+def _interrupt_simulation(records: Path, *extra: str) -> tuple[int, str, str]:
+    """Start a long simulation in its own process, press Ctrl-C (SIGINT) once at least two
+    games are finished (their record files exist), and return (exit status, stdout,
+    stderr). Every wait is bounded."""
+    args = ["--games", "1000000", "--seed", "3", "--record", str(records), *extra]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arabesque", *SIM2, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(list(records.glob("game-*.json"))) < 2:
+            assert proc.poll() is None, f"the simulation ended early: {proc.communicate()}"
+            assert time.monotonic() < deadline, "no two games finished within 30 s"
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    return proc.returncode, out, err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT cannot be sent to a child there")
+def test_ctrl_c_prints_partial_json_statistics_and_exits_130(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = _interrupt_simulation(tmp_path, "--json")
+    assert code == 130, err
+    assert "Traceback" not in err and "interrupted after" in err
+    data = json.loads(out)
+    n = data["games_finished"]
+    assert data["partial"] is True and data["games_requested"] == 1_000_000
+    assert n >= 1 and data["games"] == n and data["seeds"] == [3, 3 + n - 1]
+    # The finished games are the first seeds, so a complete run of n games gives the same
+    # statistics: the partial figures are real ones, not a mix of cut games.
+    code, whole, _ = call(capsys, *SIM2, "--games", str(n), "--seed", "3", "--json")
+    assert code == 0
+    marks = ("partial", "games_requested")
+    assert {k: v for k, v in data.items() if k not in marks} == {
+        k: v for k, v in json.loads(whole).items() if k not in marks
+    }
+    # Every record file left behind is whole (written under another name, then renamed).
+    for path in tmp_path.glob("game-*.json"):
+        assert GameRecord.load(path).replay().is_over
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT cannot be sent to a child there")
+def test_ctrl_c_prints_partial_table_marked_partial(tmp_path: Path) -> None:
+    code, out, err = _interrupt_simulation(tmp_path)
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert out.startswith("PARTIAL RESULTS: interrupted after ")
+    assert "of 1000000 games" in out and "95% interval" in out
+
+
+def test_simulate_interrupted_before_any_game_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arabesque.sim import batch
+
+    def interrupted(*_args: Any, **_kwargs: Any) -> list[batch.GameResult]:
+        raise batch.BatchInterrupted([], 8)
+
+    monkeypatch.setattr(batch, "run_games", interrupted)
+    code, out, err = call(capsys, *SIM)
+    assert code == 130 and "no game had finished" in out and "after 0 of 8" in err
+    code, out, _ = call(capsys, *SIM, "--json")
+    data = json.loads(out)
+    assert code == 130 and data["partial"] is True and data["games_finished"] == 0
 
 
 # -- replay -------------------------------------------------------------------------------------
@@ -347,3 +476,20 @@ def test_game_options_reach_the_game_by_name(capsys: pytest.CaptureFixture[str])
     assert code == 2 and "is not KEY=VALUE" in err
     code, _, err = call(capsys, "simulate", "ali-baba", "--variant", "smaller-cave")
     assert code == 2 and "2-player variant" in err
+
+
+def test_observation_prints_the_layout_the_observer_declares(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for game, players in (("magic-lamp", 3), ("ali-baba", 2)):
+        code, out, _ = call(capsys, "observation", game, "--players", str(players), "--json")
+        assert code == 0
+        data = json.loads(out)
+        spec = get_game(game)
+        params = spec.make_params(num_players=players)
+        assert tuple(data["shape"]) == spec.observation_shape(params)
+        assert sum(f["size"] for f in data["fields"]) == data["shape"][0]
+        code, text, _ = call(capsys, "observation", game, "--players", str(players))
+        assert code == 0 and data["fields"][0]["name"] in text
+    code, _, err = call(capsys, "observation", "magic-lamp", "--players", "9")
+    assert code == 2 and "2-5 players" in err

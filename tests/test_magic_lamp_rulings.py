@@ -1,8 +1,10 @@
-"""One test per Magic Lamp ruling (docs/rulings/magic-lamp.md, R1..R19), named after it."""
+"""One test per Magic Lamp ruling (docs/rulings/magic-lamp.md, R1..R20), named after it."""
 
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -524,8 +526,67 @@ def test_R19_ward_covers_the_first_scorpions_across_all_draws_this_turn() -> Non
     assert {first, second} <= set(state.holdings[0])
 
 
-@pytest.mark.parametrize("rule", [f"R{i}" for i in range(1, 20)])
+def talisman_then_a_later_sapphire(comp: Components) -> tuple[int, int, int]:
+    """(a scorpion-free talisman, a chest searched after the talisman's, a scorpion-free
+    sapphire of that later chest)."""
+    for talisman in find_cards(comp, kind="talisman", scorpions=0):
+        chest = comp.cards[talisman].chest
+        assert chest is not None
+        for later in range(chest + 1, len(CHESTS)):
+            found = find_cards(comp, kind="stone", stone="sapphire", chest=later, scorpions=0)
+            if found:
+                return talisman, later, found[0]
+    raise LookupError("no talisman with a scorpion-free sapphire in a later chest")
+
+
+def test_R20_talisman_is_placed_right_after_its_search_before_the_next_chest() -> None:
+    """R20: a talisman kept from a search is placed as soon as that player's search of the
+    chest ends, before the next chest is searched, on the stone types held at that moment.
+    At 2 players the same player searches the next chest and finds a sapphire there: placed at
+    the end of the turn instead, the talisman would wait for it and could go on it."""
+    path, comp, (talisman, later, sapphire) = with_components(talisman_then_a_later_sapphire)
+    chest = comp.cards[talisman].chest
+    assert chest is not None
+    other = next(c for c in range(len(CHESTS)) if c not in (chest, later))
+    stones = [find_card(comp, kind="stone", stone=t, starting=True) for t in ("ruby", "emerald")]
+    state = new_game(
+        2, components=path, decks={CHESTS[chest]: [talisman], CHESTS[later]: [sapphire]}
+    )
+    set_holdings(state, {0: stones})
+    # Player 0 has the lowest lone face on both its chests; player 1 only searches the third.
+    turn(
+        state,
+        {
+            0: [(CHESTS[chest], 1), (CHESTS[later], 2)],
+            1: [(CHESTS[other], 5), (CHESTS[later], 6)],
+        },
+    )
+    draw(state, 1, player=0)  # the talisman; a 1 allows one card, so the search ends
+    assert pending(state) == ("talisman", 0, ["stone ruby", "stone emerald"]), (
+        "the placement comes before the next chest, with no sapphire to choose yet"
+    )
+    assert state.decks[later][-1] == sapphire, "the later chest is not searched yet"
+    choose(state, "stone ruby")
+    assert pending(state)[:2] == ("draw", 0)
+    draw(state, 1, player=0)
+    stop(state, player=0)
+    assert sapphire in state.holdings[0]
+    assert state.talisman_on[talisman] == comp.stone_types.index("ruby")
+    kinds = [k for k in event_kinds(state) if k in ("talisman_placed", "draw")]
+    assert kinds == ["draw", "talisman_placed", "draw"]
+
+
+RULINGS = Path(__file__).resolve().parents[1] / "docs" / "rulings" / "magic-lamp.md"
+DOCUMENTED = re.findall(r"^## (R\d+) ", RULINGS.read_text(encoding="utf-8"), flags=re.M)
+
+
+def test_the_rulings_are_numbered_r1_upwards_without_gaps() -> None:
+    assert [f"R{i}" for i in range(1, len(DOCUMENTED) + 1)] == DOCUMENTED
+    assert len(DOCUMENTED) >= 20
+
+
+@pytest.mark.parametrize("rule", DOCUMENTED)
 def test_every_ruling_has_its_test(rule: str) -> None:
-    """docs/rulings/magic-lamp.md: each ruling R1..R19 is held by a test named after it."""
+    """docs/rulings/magic-lamp.md: each ruling it lists is held by a test named after it."""
     names = [name for name in globals() if name.startswith(f"test_{rule}_")]
     assert names, f"no test for {rule}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,13 +13,16 @@ from arabesque.bench import STEP_DEFINITION, bench, default_players
 from arabesque.core import GameRecord, get_game
 from arabesque.sim.batch import (
     WIN_COUNTING,
+    BatchInterrupted,
+    GameResult,
+    RecordsExistError,
     agent_seed,
     expand_agents,
     record_path,
     run_games,
     summarize,
 )
-from arabesque.sim.stats import mean, stdev, wilson_interval
+from arabesque.sim.stats import mean, median, stdev, wilson_interval
 
 GAME = "magic-lamp"
 
@@ -57,6 +61,12 @@ def test_mean_and_sample_stdev() -> None:
     assert stdev([4.0]) == 0.0
     assert mean([1.0, 2.0, 3.0, 4.0]) == 2.5
     assert stdev([1.0, 2.0, 3.0, 4.0]) == pytest.approx(math.sqrt(5 / 3))
+
+
+def test_median_of_odd_and_even_counts_in_any_order() -> None:
+    assert median([]) is None
+    assert median([9.0, 1.0, 5.0]) == 5.0
+    assert median([7.0, 1.0, 3.0, 100.0]) == 5.0, "the mean of the two middle values"
 
 
 # -- agents per seat ----------------------------------------------------------------------------
@@ -126,6 +136,122 @@ def test_summary_fields_agree_with_the_games(tmp_path: Path) -> None:
         assert replayed.is_over
         assert tuple(s.total for s in replayed.scores()) == r.totals
         assert len(replayed.history) == r.actions
+
+
+def test_summary_gives_median_and_range_of_turns() -> None:
+    params = get_game(GAME).make_params(num_players=2)
+    results = run_games(GAME, params, ["random"] * 2, games=5, seed=20)
+    summary = summarize(GAME, params, ["random"] * 2, 20, results)
+    turns = sorted(r.turns for r in results if r.turns is not None)
+    assert len(turns) == 5
+    assert summary["median_turns"] == turns[2]
+    assert [summary["min_turns"], summary["max_turns"]] == [turns[0], turns[-1]]
+    assert summary["partial"] is False
+    assert summary["games_finished"] == summary["games_requested"] == 5
+
+
+# -- records: never replaced by accident ------------------------------------------------------
+
+
+def test_recording_refuses_to_replace_an_earlier_runs_files(tmp_path: Path) -> None:
+    params = get_game(GAME).make_params(num_players=2)
+    run_games(GAME, params, ["random"] * 2, games=3, seed=0, record_dir=tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert sorted(before) == ["game-0.json", "game-1.json", "game-2.json"]
+    # Other settings, overlapping seeds 2..4: refused before any game, nothing written.
+    played: list[GameResult] = []
+    with pytest.raises(RecordsExistError, match="--overwrite") as caught:
+        run_games(
+            GAME,
+            params,
+            ["heuristic", "random"],
+            games=3,
+            seed=2,
+            record_dir=tmp_path,
+            on_result=played.append,
+        )
+    assert "1 of the 3 record files" in str(caught.value) and "game-2.json" in str(caught.value)
+    assert played == [], "the check comes before the first game"
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    # Seeds that do not collide are fine in the same folder; names like game-02.json or
+    # game-x.json are not records of this batch and do not count.
+    (tmp_path / "game-03.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "game-x.json").write_text("{}", encoding="utf-8")
+    run_games(GAME, params, ["random"] * 2, games=2, seed=3, record_dir=tmp_path)
+    assert GameRecord.load(record_path(tmp_path, 4)).metadata["agents"] == ["random"] * 2
+    # Asked to, it replaces them, and leaves no temporary file behind.
+    run_games(
+        GAME,
+        params,
+        ["heuristic", "random"],
+        games=3,
+        seed=2,
+        record_dir=tmp_path,
+        overwrite=True,
+    )
+    record = GameRecord.load(record_path(tmp_path, 2))
+    assert record.metadata["agents"] == ["heuristic", "random"]
+    assert not list(tmp_path.glob(".*")), "records are renamed into place"
+
+
+def test_recording_into_a_file_is_refused(tmp_path: Path) -> None:
+    params = get_game(GAME).make_params(num_players=2)
+    target = tmp_path / "runs"
+    target.write_text("not a folder", encoding="utf-8")
+    with pytest.raises(ValueError, match="not a folder"):
+        run_games(GAME, params, ["random"] * 2, games=1, seed=0, record_dir=target)
+
+
+# -- Ctrl-C -------------------------------------------------------------------------------------
+
+
+def _interrupt_at(count: int) -> Callable[[GameResult], None]:
+    """An ``on_result`` that presses Ctrl-C (raises KeyboardInterrupt, as Python does on
+    SIGINT) when the ``count``-th result arrives."""
+    seen: list[GameResult] = []
+
+    def on_result(result: GameResult) -> None:
+        seen.append(result)
+        if len(seen) == count:
+            raise KeyboardInterrupt
+
+    return on_result
+
+
+def test_interrupted_batch_keeps_the_finished_games_as_a_smaller_batch() -> None:
+    params = get_game(GAME).make_params(num_players=2)
+    agents = ["random"] * 2
+    with pytest.raises(BatchInterrupted) as caught:
+        run_games(GAME, params, agents, games=10, seed=7, on_result=_interrupt_at(3))
+    stop = caught.value
+    assert isinstance(stop, KeyboardInterrupt), "callers that only know Ctrl-C still see one"
+    assert stop.requested == 10
+    assert stop.results == run_games(GAME, params, agents, games=3, seed=7)
+    partial = summarize(GAME, params, agents, 7, stop.results, requested=10)
+    assert partial["partial"] is True
+    assert (partial["games"], partial["games_finished"], partial["games_requested"]) == (3, 3, 10)
+    assert partial["seeds"] == [7, 9]
+    # Apart from the partial marks, the statistics are those of a 3-game batch.
+    whole = summarize(GAME, params, agents, 7, stop.results)
+    marks = ("partial", "games_requested")
+    assert {k: v for k, v in partial.items() if k not in marks} == {
+        k: v for k, v in whole.items() if k not in marks
+    }
+    with pytest.raises(ValueError, match="4 results for a batch of 3"):
+        summarize(GAME, params, agents, 7, [*stop.results, stop.results[0]], requested=3)
+
+
+def test_interrupted_batch_on_several_workers_keeps_a_prefix_in_seed_order() -> None:
+    params = get_game(GAME).make_params(num_players=2)
+    agents = ["random"] * 2
+    with pytest.raises(BatchInterrupted) as caught:
+        run_games(GAME, params, agents, games=40, seed=0, workers=2, on_result=_interrupt_at(3))
+    kept = caught.value.results
+    # Games that other workers finished meanwhile may be kept too, but only without a gap,
+    # so the statistics stay those of "the first N seeds".
+    assert len(kept) >= 3
+    assert [r.seed for r in kept] == list(range(len(kept)))
+    assert kept == run_games(GAME, params, agents, games=len(kept), seed=0)
 
 
 def test_bad_batches_fail_before_any_game() -> None:

@@ -1,4 +1,5 @@
-"""The ``arabesque`` command line: play, simulate, replay, bench, games, agents, cards.
+"""The ``arabesque`` command line: play, simulate, replay, bench, games, agents, cards,
+observation.
 
 Every user error (unknown game, bad agent spec, bad params or components, unreadable or
 malformed file, a record that does not replay) is one line on stderr and exit status 2.
@@ -13,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 from rich.console import Console
 from rich.table import Table
@@ -120,7 +121,17 @@ def _fmt(value: float | None, digits: int = 2) -> str:
 def _simulation_table(summary: dict[str, Any], spec: GameSpec, elapsed: float) -> None:
     out = _out()
     games = summary["games"]
+    partial = (
+        f"PARTIAL RESULTS: interrupted after {games} of {summary['games_requested']} games"
+        if summary["partial"]
+        else ""
+    )
+    if not games:
+        out.print(f"{partial}: no game had finished, so there are no statistics.")
+        return
     first, last = summary["seeds"]
+    if partial:
+        out.print(f"{partial}; the statistics below cover only these games.", soft_wrap=True)
     out.print(
         f"{spec.name}: {games} games, {summary['params']['num_players']} players, "
         f"seeds {first}..{last}, {elapsed:.1f} s"
@@ -142,20 +153,36 @@ def _simulation_table(summary: dict[str, Any], spec: GameSpec, elapsed: float) -
     out.print(table)
     length = f"{_fmt(summary['mean_actions'], 1)} ± {_fmt(summary['std_actions'], 1)} actions"
     if summary["mean_turns"] is not None:
-        length += f", {_fmt(summary['mean_turns'], 1)} ± {_fmt(summary['std_turns'], 1)} turns"
+        length += (
+            f", {_fmt(summary['mean_turns'], 1)} ± {_fmt(summary['std_turns'], 1)} turns "
+            f"(median {summary['median_turns']:g}, "
+            f"range {summary['min_turns']}–{summary['max_turns']})"
+        )
     out.print(f"Game length: {length}")
     out.print(
         f"Shared victories: {summary['shared_victories']} of {games} games; "
         f"{summary['win_counting']}, so the wins may add up to more than the games.",
         soft_wrap=True,
     )
+    if partial:
+        out.print(f"{partial} (the first {games} seeds).", soft_wrap=True)
+
+
+def _show_progress(stderr: TextIO) -> bool:
+    """Whether ``simulate`` draws its progress bar. The bar goes to stderr and vanishes when
+    the run ends, so it never mixes with what stdout carries (the table, or the JSON: --json
+    keeps the bar). It is drawn only when stderr is a terminal, where someone is watching;
+    a pipe or a log file gets no bar."""
+    return stderr.isatty()
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from arabesque.sim.batch import expand_agents, run_games, summarize
+    from arabesque.sim.batch import BatchInterrupted, expand_agents, run_games, summarize
 
+    if args.overwrite and args.record is None:
+        raise CliError("--overwrite applies to record files: add --record DIR, or drop it")
     spec = get_game(args.game)
     params = _make_params(spec, args.players, _game_options(args))
     agents = expand_agents(args.agents.split(","), params.num_players)
@@ -165,31 +192,46 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         MofNCompleteColumn(),
         TimeRemainingColumn(),
         console=Console(stderr=True),
-        disable=args.json or not sys.stderr.isatty(),
+        disable=not _show_progress(sys.stderr),
         transient=True,
     )
     start = time.perf_counter()
+    interrupted = False
     with progress:
         task = progress.add_task("simulating", total=args.games)
-        results = run_games(
-            args.game,
-            params,
-            agents,
-            games=args.games,
-            seed=args.seed,
-            workers=args.workers,
-            record_dir=args.record,
-            on_result=lambda _result: progress.advance(task),
-        )
+        try:
+            results = run_games(
+                args.game,
+                params,
+                agents,
+                games=args.games,
+                seed=args.seed,
+                workers=args.workers,
+                record_dir=args.record,
+                on_result=lambda _result: progress.advance(task),
+                overwrite=args.overwrite,
+            )
+        except BatchInterrupted as stop:
+            # Ctrl-C: report the games finished so far (the first seeds, in order), marked
+            # partial, and exit as an interrupted program does (128 + SIGINT).
+            results = stop.results
+            interrupted = True
     elapsed = time.perf_counter() - start
-    summary = summarize(args.game, params, agents, args.seed, results)
+    summary = summarize(args.game, params, agents, args.seed, results, requested=args.games)
+    if interrupted:
+        rerun = f" (--games {len(results)} --seed {args.seed} gives them again)" if results else ""
+        print(
+            f"arabesque simulate: interrupted after {len(results)} of {args.games} games; "
+            f"the statistics are partial{rerun}",
+            file=sys.stderr,
+        )
     if args.json:
         _print_json(summary)
     else:
         _simulation_table(summary, spec, elapsed)
-        if args.record is not None:
+        if args.record is not None and results:
             _out().print(f"Records written to {args.record}/game-<seed>.json")
-    return 0
+    return 130 if interrupted else 0
 
 
 # -- replay ----------------------------------------------------------------------------------
@@ -377,6 +419,25 @@ def cmd_cards(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_observation(args: argparse.Namespace) -> int:
+    spec = get_game(args.game)
+    params = _make_params(spec, args.players, _game_options(args))
+    layout = spec.observer(params).layout.describe()
+    shape = spec.observation_shape(params)
+    if args.json:
+        _print_json({"game": spec.id, "params": params.to_json(), "shape": shape, "fields": layout})
+        return 0
+    out = _out()
+    out.print(f"{spec.name}, {params.num_players} players: observation shape {shape} (float32)")
+    table = Table(show_edge=False)
+    for name in ("name", "start", "size", "doc"):
+        table.add_column(name, justify="right" if name in ("start", "size") else "left")
+    for field in layout:
+        table.add_row(field["name"], str(field["start"]), str(field["size"]), field["doc"])
+    out.print(table)
+    return 0
+
+
 # -- parser ----------------------------------------------------------------------------------
 
 
@@ -456,7 +517,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(handler=cmd_play)
 
-    p = sub.add_parser("simulate", help="play many games between agents and report statistics")
+    p = sub.add_parser(
+        "simulate",
+        help="play many games between agents and report statistics",
+        description="Play many games between agents and report statistics. Ctrl-C stops the "
+        "run and prints the statistics of the games finished so far, marked partial (exit "
+        "status 130).",
+    )
     p.add_argument("game")
     p.add_argument("--players", type=_positive_int, help="number of players")
     p.add_argument(
@@ -467,8 +534,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_positive_int, default=100)
     p.add_argument("--seed", type=int, default=0, help="game i uses seed SEED + i")
     _add_game_options(p)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--record", metavar="DIR", help="write each game to DIR/game-<seed>.json")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object on stdout (the progress bar, if any, goes to stderr)",
+    )
+    p.add_argument(
+        "--record",
+        metavar="DIR",
+        help="write each game to DIR/game-<seed>.json; refuses, before playing, if any of "
+        "those files already exists (see --overwrite)",
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="with --record: replace record files of the same seeds left by an earlier run",
+    )
     p.add_argument("--workers", type=_positive_int, default=1, help="processes (default 1)")
     p.set_defaults(handler=cmd_simulate)
 
@@ -486,6 +567,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_bench)
+
+    p = sub.add_parser(
+        "observation", help="the layout of a game's observation tensor (named slices)"
+    )
+    p.add_argument("game")
+    p.add_argument("--players", type=_positive_int)
+    _add_game_options(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_observation)
 
     p = sub.add_parser("games", help="list the games")
     p.add_argument("--json", action="store_true")

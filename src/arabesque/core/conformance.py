@@ -51,11 +51,13 @@ def iter_states(spec: GameSpec, params: Params, seed: int, every: int = 1) -> It
     """States along one random playout (each a clone), every ``every`` steps, and the end."""
     state = spec.new_game(params, seed=seed)
     rng = random.Random(seed)
+    limit = spec.max_game_length(params)
     step = 0
     yield state.clone()
     while not state.is_over:
         random_step(state, rng)
         step += 1
+        assert step <= limit, f"game exceeded its declared max length {limit}"
         if step % every == 0 or state.is_over:
             yield state.clone()
 
@@ -365,9 +367,12 @@ def run_conformance(
             check_clone_independence(state, rng)
             check_bad_actions_unchanged(state, rng)
             check_legal_actions_for_non_seats(state)
+            check_observation(state)
+            check_observation_hides(state, rng)
             checked += 1
             final = state
         assert final is not None and final.is_over
+        check_determinize_playable(first, rng)
         check_scores(final)
         check_replay(final)
     return checked

@@ -59,6 +59,13 @@ class Decision:
     def to_json(self, texts: Sequence[str] | None = None) -> dict[str, Any]:
         """The shared JSON shape every view carries; ``texts`` are the options' canonical
         action texts (what records store), when the caller has them."""
+        if not self.optional and texts is not None:
+            # The common case, in one comprehension (a race decision has 301 options).
+            options = [
+                {"action": a, "label": label, "text": text}
+                for a, label, text in zip(self.options, self.labels, texts, strict=True)
+            ]
+            return self._json(options)
         options = []
         optional = set(self.optional)
         for i, (action, label) in enumerate(zip(self.options, self.labels, strict=True)):
@@ -68,6 +75,9 @@ class Decision:
             if action in optional:
                 entry["optional"] = True
             options.append(entry)
+        return self._json(options)
+
+    def _json(self, options: list[dict[str, Any]]) -> dict[str, Any]:
         return {
             "seat": self.seat,
             "kind": self.kind_name,

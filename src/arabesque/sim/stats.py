@@ -42,3 +42,16 @@ def stdev(values: Sequence[float]) -> float | None:
         return 0.0
     m = sum(values) / n
     return math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
+
+
+def median(values: Sequence[float]) -> float | None:
+    """The middle value (the mean of the two middle ones for an even count); None for none.
+    Game lengths are skewed (a few long games), so the median says "a typical game" better
+    than the mean."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    if len(ordered) % 2:
+        return ordered[mid]
+    return (ordered[mid - 1] + ordered[mid]) / 2

@@ -17,7 +17,7 @@ from arabesque.games.ali_baba.components import SET_POINTS, load_tiles
 from arabesque.games.ali_baba.decisions import decision_kind
 from arabesque.games.ali_baba.params import VARIANTS, AliBabaParams
 from arabesque.games.ali_baba.state import EMPTY, NOT_SHOWN, AliBabaState, DecisionKind, Phase
-from arabesque.games.ali_baba.view import build_view, choosing
+from arabesque.games.ali_baba.view import build_view
 
 _SHOW = Phase.SHOW
 _STEAL = Phase.STEAL
@@ -253,7 +253,7 @@ class AliBabaObserver(Observer[AliBabaState]):
                 val.append(state.flipped)
         if phase is _SHOW:
             base = o["show_choosing"]
-            ones.extend([base + rel[p] for p in choosing(state)])
+            ones.extend([base + rel[p] for p in state.show_choosers()])
             if seat is not None and state.shows[seat] != NOT_SHOWN:
                 ones.append(o["show_mine"] + state.shows[seat])
         elif phase is _STEAL:

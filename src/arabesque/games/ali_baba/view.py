@@ -60,14 +60,6 @@ def board_tables(board: Board) -> BoardTables:
     return found
 
 
-def choosing(s: AliBabaState) -> list[int]:
-    """The opponents who choose in secret what to show to this turn's yellow effect: every
-    opponent with more than one tile (one with a single tile shows it without a choice,
-    R10). Public, and the same in every determinization."""
-    current = s.current
-    return [p for p, hand in enumerate(s.hands) if p != current and len(hand) > 1]
-
-
 def _board(s: AliBabaState, bt: BoardTables) -> dict[str, Any]:
     tile_json = s.tiles.tile_json
     cover = s.cover
@@ -140,7 +132,7 @@ def build_view(s: AliBabaState, seat: int | None) -> dict[str, Any]:
         # Who has a choice to make is public; whether they have made it, and what they
         # chose, is theirs alone until all are in (module doc).
         view["showing"] = {
-            "choosing": choosing(s),
+            "choosing": s.show_choosers(),
             "mine": None
             if seat is None or s.shows[seat] == NOT_SHOWN
             else tile_json(s.shows[seat]),
@@ -153,4 +145,4 @@ def build_view(s: AliBabaState, seat: int | None) -> dict[str, Any]:
     return view
 
 
-__all__ = ["BoardTables", "board_tables", "build_view", "choosing"]
+__all__ = ["BoardTables", "board_tables", "build_view"]

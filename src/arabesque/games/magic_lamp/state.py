@@ -74,6 +74,19 @@ _RACE = Phase.RACE
 _RESOLVE = Phase.RESOLVE
 
 
+def _action_texts(comp: Components) -> tuple[str, ...]:
+    """The canonical text of every action of a components set, computed once and kept on
+    the (frozen) components object as ``cached_property`` would."""
+    found: tuple[str, ...] | None = comp.__dict__.get("_action_texts")
+    if found is None:
+        found = tuple(
+            A.to_str(a, comp.stone_types, comp.num_cards)
+            for a in range(A.num_actions(comp.num_cards))
+        )
+        comp.__dict__["_action_texts"] = found
+    return found
+
+
 class MagicLampState(GameState):
     """Everything about one game of Aladdin & the Magic Lamp."""
 
@@ -228,6 +241,10 @@ class MagicLampState(GameState):
     # -- actions as text ----------------------------------------------------------------
 
     def action_to_str(self, action: int) -> str:
+        # Every view of a seat in the race words its 301 options: look the texts up.
+        texts = _action_texts(self.comp)
+        if type(action) is int and 0 <= action < len(texts):
+            return texts[action]
         return A.to_str(action, self.comp.stone_types, self.comp.num_cards)
 
     def parse_action(self, text: str) -> int:

@@ -11,7 +11,7 @@ seats' unrevealed choices back (``rules.resample_hidden``), so showing their pro
 make the view say something determinization does not keep.
 
 Views belong to their reader, who may change them: every dict and list here is fresh. The
-per-card JSON is built once per components (``_tables``) and copied with ``dict``; derived
+per-card JSON is built once per components (``tables``) and copied; derived
 quantities (stone counts, sets, protection, scores) are computed once per view, by one walk
 over each player's cards, with the same rules as ``rules.py``.
 """
@@ -34,6 +34,9 @@ _RESOLVE = Phase.RESOLVE
 #: answered is not kept by determinization, so it is not shown.
 HIDDEN = "hidden"
 _BRONZE, _SILVER, _GOLD = CHESTS
+#: ``list(map(_copy, map(table.__getitem__, ids)))`` copies table entries without a Python
+#: loop per item: the long lists of a view (discard, Lamp pile bottom) are mostly this.
+_copy = dict.copy
 _PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
 
 
@@ -41,12 +44,10 @@ class Tables:
     """Per-components lookup tables for views and tensors, built once (``tables``)."""
 
     def __init__(self, comp: Components) -> None:
-        self.comp = comp
         self.card_json: tuple[dict[str, Any], ...] = tuple(
             comp.card_json(c) for c in range(comp.num_cards)
         )
-        #: Per card id, its JSON with ``protected`` False / True (talismans get theirs built,
-        #: since their placement varies).
+        #: Per card id, its JSON with ``protected`` False / True (talismans: ``talisman_entry``).
         self.entry: tuple[tuple[dict[str, Any], dict[str, Any]], ...] = tuple(
             ({**j, "protected": False}, {**j, "protected": True}) for j in self.card_json
         )
@@ -64,7 +65,6 @@ class Tables:
         self.lamp_json: tuple[dict[str, Any], ...] = tuple(
             comp.lamp_json(x) for x in range(len(comp.lamp_cards))
         )
-        self.stone_of = comp.stone_of
         self.slot = comp.jewel_slot
         self.is_talisman: tuple[bool, ...] = tuple(k is CardKind.TALISMAN for k in comp.kinds)
         k = len(comp.stone_types)
@@ -223,7 +223,7 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
     is_talisman = t.is_talisman
     talisman_on = state.talisman_on
     talisman_entry = t.talisman_entry
-    stone_types = t.stone_types
+    st0, st1, st2, st3 = t.stone_types  # 4 stone types (validated by the components)
     unprotected = t.unprotected
     ring = state.ring
     known_top = state.known_top
@@ -232,7 +232,7 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
         stones, sets, protected, _ = summary[p]
         held = state.holdings[p]
         if not protected:  # no talisman (talismans are protected) and no complete set
-            cards = [unprotected[c].copy() for c in held]
+            cards = list(map(_copy, map(unprotected.__getitem__, held)))
         else:
             cards = [
                 talisman_entry[c][talisman_on.get(c)].copy()
@@ -255,8 +255,8 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
             {
                 "seat": p,
                 "cards": cards,
-                "stones": dict(zip(stone_types, stones, strict=True)),
-                "sets": dict(zip(METALS, sets, strict=True)),
+                "stones": {st0: stones[0], st1: stones[1], st2: stones[2], st3: stones[3]},
+                "sets": {_BRONZE: sets[0], _SILVER: sets[1], _GOLD: sets[2]},
                 "ring": ring == p,
                 # Before the reveal, only the seat's own progress is known (module doc).
                 "dice_set": len(dice) if revealed or own else None,
@@ -289,7 +289,7 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
                 "sorcerer_in_chest": above is not None,
                 "cards_above_sorcerer": above,
                 "known_top": (
-                    [card_json[cid].copy() for cid in state.known_top[seat][c]]
+                    list(map(_copy, map(card_json.__getitem__, state.known_top[seat][c])))
                     if seat is not None
                     else []
                 ),
@@ -309,9 +309,11 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
         "lamp_pile": {
             "cards": len(state.lamp_deck),
             # Bottom first: the cards everyone saw go under the pile, in order.
-            "known_bottom": [lamp_json[x].copy() for x in state.lamp_deck[: state.lamp_known]],
+            "known_bottom": list(
+                map(_copy, map(lamp_json.__getitem__, state.lamp_deck[: state.lamp_known]))
+            ),
         },
-        "discard": [card_json[c].copy() for c in state.discard],
+        "discard": list(map(_copy, map(card_json.__getitem__, state.discard))),
         "shared_faces": shared_faces_sorted(state) if revealed else None,
         # A copy: the view belongs to its reader, who may change it.
         "race_result": None if race_result is None else _race_result_copy(race_result),
