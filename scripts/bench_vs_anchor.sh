@@ -35,6 +35,18 @@ for r in range(1, rounds + 1):
              if l.startswith("{")]
     anchor.append(next(l["steps_per_s"] for l in lines if "steps_per_s" in l))
 ratios = [o / a for o, a in zip(ours, anchor)]
+RATES = ("view_per_s", "view_delta_per_s", "observation_per_s", "search_copy_per_s",
+         "determinize_per_s")
+per_round = [json.loads((out / f"ours-{r}.json").read_text()) for r in range(1, rounds + 1)]
+for name in RATES:
+    values = [res[name] for res in per_round if name in res]
+    if not values:
+        continue
+    to_steps = [res[name] / res["steps_per_s"] for res in per_round if name in res]
+    to_anchor = [res[name] / a for res, a in zip(per_round, anchor) if name in res]
+    print(f"{name}: per round {[round(x) for x in values]}; median "
+          f"{statistics.median(values):.0f}; ratio to steps/s {statistics.median(to_steps):.2f}; "
+          f"to the anchor's steps/s {statistics.median(to_anchor):.2f}")
 print(f"{game} {players}p steps/s per round: {[round(x) for x in ours]}; "
       f"median {statistics.median(ours):.0f}")
 print(f"{game} {players}p games/s per round: {[round(x, 1) for x in games]}; "

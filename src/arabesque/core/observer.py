@@ -10,7 +10,7 @@ the state directly, never by walking the JSON view, and its layout is a list of 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -76,6 +76,19 @@ class ObservationLayout:
             {"name": f.name, "start": f.start, "size": f.size, "doc": f.doc}
             for f in self._fields.values()
         ]
+
+
+T = TypeVar("T")
+
+
+def cached_on(owner: object, key: str, build: Callable[[], T]) -> T:
+    """A value derived once from a frozen object (components, a board) and kept in its
+    ``__dict__``, as ``functools.cached_property`` does, so a lookup costs one dict access."""
+    store = owner.__dict__
+    found = store.get(key)
+    if found is None:
+        found = store[key] = build()
+    return found
 
 
 class Observer(ABC, Generic[S]):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arabesque.core.observer import cached_on
 from arabesque.games.ali_baba.components import Board
 from arabesque.games.ali_baba.state import EMPTY, NOT_SHOWN, AliBabaState, Phase
 
@@ -52,12 +53,7 @@ class BoardTables:
 def board_tables(board: Board) -> BoardTables:
     """The JSON pieces of ``board``, cached on the (frozen) board object itself, as
     ``cached_property`` does, so a lookup costs one dict access."""
-    found = board.__dict__.get("_arabesque_view_tables")
-    if found is None:
-        found = BoardTables(board)
-        board.__dict__["_arabesque_view_tables"] = found
-    assert isinstance(found, BoardTables)
-    return found
+    return cached_on(board, "_arabesque_view_tables", lambda: BoardTables(board))
 
 
 def _board(s: AliBabaState, bt: BoardTables) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from arabesque.core.observer import FloatArray, ObservationLayout, Observer, dec
 from arabesque.games.magic_lamp import actions as A
 from arabesque.games.magic_lamp.components import CHESTS, METALS, CardKind, load_components
 from arabesque.games.magic_lamp.params import MagicLampParams
+from arabesque.games.magic_lamp.rules import shared_faces
 from arabesque.games.magic_lamp.state import (
     NO_RUB,
     UNDECIDED,
@@ -28,7 +29,6 @@ from arabesque.games.magic_lamp.view import (
     build_view,
     holdings_summary,
     score_totals,
-    shared_faces_sorted,
     tables,
 )
 
@@ -320,7 +320,7 @@ class MagicLampObserver(Observer[MagicLampState]):
                 ones.append(base + rel[p] * 4 + 3)
         if revealed:
             base = o["shared_faces"] - 1
-            ones.extend([base + f for f in shared_faces_sorted(state)])
+            ones.extend([base + f for f in sorted(shared_faces(state))])
 
         # -- chests and the Lamp pile --
         base = o["chest_cards"]
@@ -410,7 +410,7 @@ class MagicLampObserver(Observer[MagicLampState]):
                     seen = ", ".join(comp.describe(c) for c in known)
                     lines.append(f"You know the top of the {CHESTS[ch]} chest: {seen}.")
         if revealed and phase is not Phase.OVER:
-            shared = shared_faces_sorted(state)
+            shared = sorted(shared_faces(state))
             lines.append(
                 "Shared faces: " + (", ".join(map(str, shared)) if shared else "none") + "."
             )

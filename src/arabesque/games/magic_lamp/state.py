@@ -16,6 +16,7 @@ from arabesque.core.decision import Decision as CoreDecision
 from arabesque.core.errors import ParamsError
 from arabesque.core.events import Event
 from arabesque.core.game import GameState, Params
+from arabesque.core.observer import cached_on
 from arabesque.core.scoring import Score
 from arabesque.games.magic_lamp import actions as A
 from arabesque.games.magic_lamp.components import CHESTS, CardKind, Components, load_components
@@ -76,15 +77,15 @@ _RESOLVE = Phase.RESOLVE
 
 def _action_texts(comp: Components) -> tuple[str, ...]:
     """The canonical text of every action of a components set, computed once and kept on
-    the (frozen) components object as ``cached_property`` would."""
-    found: tuple[str, ...] | None = comp.__dict__.get("_action_texts")
-    if found is None:
-        found = tuple(
+    the (frozen) components object."""
+    return cached_on(
+        comp,
+        "_action_texts",
+        lambda: tuple(
             A.to_str(a, comp.stone_types, comp.num_cards)
             for a in range(A.num_actions(comp.num_cards))
-        )
-        comp.__dict__["_action_texts"] = found
-    return found
+        ),
+    )
 
 
 class MagicLampState(GameState):

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from arabesque.core.observer import cached_on
 from arabesque.games.magic_lamp.components import CHESTS, JEWELS, METALS, CardKind, Components
 from arabesque.games.magic_lamp.decisions import pending_json
-from arabesque.games.magic_lamp.rules import MAJORITY_BONUS, RING_BONUS
+from arabesque.games.magic_lamp.rules import MAJORITY_BONUS, RING_BONUS, shared_faces
 from arabesque.games.magic_lamp.state import LONE, NO_RUB, UNDECIDED, MagicLampState, Phase
 
 _NUM_JEWELS = len(JEWELS)
@@ -96,12 +97,7 @@ class Tables:
 def tables(comp: Components) -> Tables:
     """The lookup tables of ``comp``, cached on the (frozen) components object itself, as
     ``cached_property`` does, so a lookup costs one dict access."""
-    found = comp.__dict__.get("_arabesque_view_tables")
-    if found is None:
-        found = Tables(comp)
-        comp.__dict__["_arabesque_view_tables"] = found
-    assert isinstance(found, Tables)
-    return found
+    return cached_on(comp, "_arabesque_view_tables", lambda: Tables(comp))
 
 
 #: What one player's cards amount to (``holdings_summary``): per stone type, real stones
@@ -314,25 +310,13 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
             ),
         },
         "discard": list(map(_copy, map(card_json.__getitem__, state.discard))),
-        "shared_faces": shared_faces_sorted(state) if revealed else None,
+        "shared_faces": sorted(shared_faces(state)) if revealed else None,
         # A copy: the view belongs to its reader, who may change it.
         "race_result": None if race_result is None else _race_result_copy(race_result),
         "summoners": list(state.summoners),
         "pending": pending_json(state) if phase is _RESOLVE else None,
         "draw": _draw_view(state, t),
     }
-
-
-def shared_faces_sorted(state: MagicLampState) -> list[int]:
-    """``sorted(rules.shared_faces(state))``: faces shown by two or more different players
-    (rulebook, 2 players: a player's own pair does not count)."""
-    first_owner: dict[int, int] = {}
-    shared: set[int] = set()
-    for p, ds in enumerate(state.dice):
-        for _, f in ds:
-            if first_owner.setdefault(f, p) != p:
-                shared.add(f)
-    return sorted(shared)
 
 
 def _race_result_copy(result: dict[str, Any]) -> dict[str, Any]:
