@@ -320,6 +320,11 @@ class GameState(ABC):
     def action_to_str(self, action: int) -> str:
         """The canonical text of an action (what records store)."""
 
+    def action_texts(self, actions: Sequence[int]) -> list[str]:
+        """``action_to_str`` of several legal actions at once (a decision's options); a game
+        with long option lists may answer from a table."""
+        return [self.action_to_str(a) for a in actions]
+
     @abstractmethod
     def parse_action(self, text: str) -> int:
         """Inverse of ``action_to_str``; raises ``InvalidActionError`` on unknown text."""
@@ -350,7 +355,7 @@ class GameState(ABC):
         data["decision"] = (
             None
             if decision is None
-            else decision.to_json([self.action_to_str(a) for a in decision.options])
+            else decision.to_json(self.action_texts(decision.options))
         )
         if include_log:
             data["log"] = [e.to_json() for e in self.events if e.visible_for(seat)]

@@ -47,9 +47,11 @@ def _card_label(state: MagicLampState, card_id: int, owner: int | None = None) -
     return name if owner is None else f"{name} (player {owner})"
 
 
-def _labels(state: MagicLampState, kind: DecisionKind, options: tuple[int, ...]) -> list[str]:
+def _labels(
+    state: MagicLampState, kind: DecisionKind, options: tuple[int, ...]
+) -> tuple[str, ...]:
     if kind is DecisionKind.RACE:
-        return list(_RACE_LABELS)
+        return _RACE_LABELS
     out = []
     for a in options:
         if A.is_set(a):
@@ -75,7 +77,7 @@ def _labels(state: MagicLampState, kind: DecisionKind, options: tuple[int, ...])
         else:
             cid = a - A.CARD_BASE
             out.append(_card_label(state, cid, _owner_if_other(state, kind, cid)))
-    return out
+    return tuple(out)
 
 
 def _owner_if_other(state: MagicLampState, kind: DecisionKind, card_id: int) -> int | None:
@@ -183,14 +185,14 @@ def decision_for(state: MagicLampState, seat: int) -> Decision:
         pending = state.pending
         assert pending is not None and pending[1] == seat
         kind, ctx = pending[0], pending[3]
-    options = tuple(state.legal_actions(seat))
+    options = tuple(state.legal_actions(seat))  # the rules' own tuple: no copy is made
     prompt, context, trail = _prompt(state, kind, seat, ctx)
     return Decision(
         seat=seat,
         kind=kind,
         options=options,
         prompt=prompt,
-        labels=tuple(_labels(state, kind, options)),
+        labels=_labels(state, kind, options),
         default=_default(kind, options),
         context=context,
         trail=trail,

@@ -248,6 +248,10 @@ class MagicLampState(GameState):
             return texts[action]
         return A.to_str(action, self.comp.stone_types, self.comp.num_cards)
 
+    def action_texts(self, actions: Sequence[int]) -> list[str]:
+        texts = _action_texts(self.comp)
+        return [texts[a] for a in actions]
+
     def parse_action(self, text: str) -> int:
         return A.parse(text, self.comp.stone_types, self.comp.num_cards)
 
