@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Compare Arabesque's random-playout speed with an anchor engine measured in the same run,
-# alternating, both pinned to one core (see ../shared/bench/README.md). Prints the ratio.
+# alternating, both pinned to one core: OpenSpiel's pure-Python block dominoes, measured by
+# scripts/anchor_block_dominoes.py (or, with ANCHOR_SCRIPT set, by the shared workspace's
+# anchor_bench.py). Prints per-round figures, medians and the ratios.
 #
 #   python3 -m venv /tmp/anchors-venv && /tmp/anchors-venv/bin/pip install open-spiel==2.0.2
 #   scripts/bench_vs_anchor.sh [GAME] [PLAYERS] [SECONDS] [ROUNDS]
@@ -10,15 +12,20 @@ players=${2:-4}
 seconds=${3:-5}
 rounds=${4:-3}
 anchor_py=${ANCHOR_PYTHON:-/tmp/anchors-venv/bin/python}
-anchor_script=${ANCHOR_SCRIPT:-$(dirname "$0")/../../shared/bench/anchor_bench.py}
+anchor_script=${ANCHOR_SCRIPT:-}
 anchor=openspiel_py:python_block_dominoes
 out=$(mktemp -d)
 
 for r in $(seq 1 "$rounds"); do
   taskset -c 0 arabesque bench "$game" --players "$players" --seconds "$seconds" --json \
     > "$out/ours-$r.json"
-  taskset -c 0 "$anchor_py" "$anchor_script" --budget "$seconds" --only "$anchor" \
-    --no-calibration --out "$out/anchor-$r.json" > "$out/anchor-$r.txt"
+  if [ -n "$anchor_script" ]; then
+    taskset -c 0 "$anchor_py" "$anchor_script" --budget "$seconds" --only "$anchor" \
+      --no-calibration --out "$out/anchor-$r.json" > "$out/anchor-$r.txt"
+  else
+    taskset -c 0 "$anchor_py" "$(dirname "$0")/anchor_block_dominoes.py" --seconds "$seconds" \
+      > "$out/anchor-$r.txt"
+  fi
 done
 
 python3 - "$out" "$rounds" "$game" "$players" <<'PY'

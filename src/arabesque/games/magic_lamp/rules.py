@@ -850,7 +850,7 @@ def _finish_draw(state: MagicLampState, stopped: bool) -> None:
         stopped=stopped,
         cards=[state.comp.card_json(c) for c in drawn],
     )
-    # Talismans are placed once the draw is over (rulebook, Talismans): queue them first,
+    # Talismans are placed once the draw is over (rulebook, Talismans; R20): queue them first,
     # then the ring, in the order the cards were drawn.
     kinds = state.comp.kinds
     tasks: list[tuple[Any, ...]] = [("talisman", drawer, c) for c in drawn if kinds[c] is _TALISMAN]
