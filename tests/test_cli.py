@@ -299,29 +299,136 @@ def test_replay_of_a_tampered_record_names_the_step(tmp_path: Path) -> None:
         assert "not legal" in proc.stderr and "Traceback" not in proc.stderr
         if not extra:
             # The human replay showed the steps before the bad one, and not the bad one.
-            assert f"\n{k - 1:>5}  player" in proc.stdout
-            assert f"\n{k:>5}  player" not in proc.stdout
+            assert f"\n{k - 1:>4}. Player " in proc.stdout
+            assert f"\n{k:>4}. Player " not in proc.stdout
+            assert "Result: unknown" in proc.stdout
 
 
-def test_replay_shows_steps_and_events(capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_shows_a_header_then_steps_in_words_then_scores(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out, _ = call(capsys, "replay", str(SCENARIO))
     assert code == 0
-    assert "    7  player 0  accept" in out
-    assert "lamp_draw: player 0, chest gold" in out
-    assert "not finished" in out and "Holdings:" in out
+    head = out.split("\nSetup\n")[0].splitlines()
+    assert head[0] == "Aladdin & the Magic Lamp (magic-lamp), 3 players"
+    assert head[1:5] == [
+        "Players: Player 0, Player 1, Player 2",
+        "Params: my precious no, components default, max turns 100",
+        "Seed: 2024",
+        "Result: not finished (15 actions played)",
+    ]
+    # Numbered steps, the events in the terminal log's words (not the raw event dump).
+    assert "\n   7. Player 0: accept\n      Player 0 accepted wish 1.\n" in out
+    assert "Player 0 took the top card of the gold chest: diamond" in out
+    assert "Lamp race: face 3: Player 0 summoned the Genie in 420 ms" in out
+    assert "lamp_draw:" not in out and "reveal: dice" not in out
+    tail = out.split("Scores so far (the game is not finished):")[1]
+    assert tail.index("Player 0") < tail.index("Player 2") < tail.index("Player 1")  # 15, 8, 7
+    assert "Holdings:" in tail
 
 
-def test_replay_step_mode_stops_on_q() -> None:
-    proc = run("replay", str(SCENARIO), "--step", stdin="\n\nq\n")
-    assert proc.returncode == 0, proc.stderr
-    assert "stopped after step 2" in proc.stdout
-    assert "    3  player" not in proc.stdout
+def test_replay_header_gives_the_result_and_the_agents(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, _ = call(capsys, *SIM, "--games", "1", "--record", str(tmp_path))
+    assert code == 0
+    path = tmp_path / "game-5.json"
+    state = GameRecord.load(path).replay()
+    best = max(s.total for s in state.scores())
+    code, out, _ = call(capsys, "replay", str(path))
+    assert code == 0
+    assert "Players: Player 0 (random), Player 1 (random), Player 2 (random)" in out
+    result = next(line for line in out.splitlines() if line.startswith("Result: "))
+    assert result.endswith(f"with {best} points") and "Final scores:" in out
 
 
-def test_replay_step_mode_runs_on_at_end_of_input() -> None:
-    proc = run("replay", str(SCENARIO), "--step", stdin="")
-    assert proc.returncode == 0, proc.stderr
-    assert "   15  player 0  draw" in proc.stdout
+def test_replay_refuses_a_record_whose_stored_result_disagrees(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = _finished_record(tmp_path / "game.json")
+    data = record.to_json()
+    data["metadata"]["result"]["scores"][1]["total"] += 7
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    for extra in ((), ("--json",)):
+        code, out, err = call(capsys, "replay", str(path), *extra)
+        assert code == 2 and out == "", "nothing is shown as if it were that game"
+        assert "metadata.result says scores" in err and "but replaying the" in err
+        assert str(path) in err and err.count("\n") == 1
+    # Cut short: a stored result, but the replayed game is not over.
+    data = record.to_json()
+    data["actions"] = data["actions"][:-1]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = call(capsys, "replay", str(path))
+    assert code == 2 and out == "" and "the replayed game is not over" in err
+
+
+def test_replay_errors_say_what_was_wrong_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(SCENARIO.read_text(encoding="utf-8"))
+    data["setup"]["seed"] = "abc"
+    path = tmp_path / "seed.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, _, err = call(capsys, "replay", str(path))
+    assert code == 2
+    assert err.startswith("arabesque replay: error: setup.seed must be an integer, got 'abc'")
+    assert err.count("\n") == 1 and len(err) < 120
+    binary = tmp_path / "picture.json"
+    binary.write_bytes(bytes(range(256)) * 4)
+    code, _, err = call(capsys, "replay", str(binary))
+    assert code == 2 and err.count("\n") == 1
+    assert f"{binary} is not a UTF-8 JSON record" in err and "codec" not in err
+    code, _, err = call(capsys, "replay", str(SCENARIO), "--step", "--json")
+    assert code == 2 and "--step and --json do not go together" in err
+
+
+def test_replay_step_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    # Under pytest stdin and stdout are not terminals, as in a pipe.
+    code, out, err = call(capsys, "replay", str(SCENARIO), "--step")
+    assert code == 2 and out == ""
+    assert "--step needs a terminal" in err and "without --step" in err
+
+
+def test_replay_into_a_closed_pipe_exits_quietly(tmp_path: Path) -> None:
+    # The reader is gone before the replay writes anything (as `| head` is, soon after),
+    # so the first flush meets a closed pipe: no "error: Broken pipe", no traceback.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arabesque", "replay", str(SCENARIO)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1
+    assert err == ""
+
+
+class _ClosedPipe(io.StringIO):
+    """stdout whose reader has gone: every write fails as a closed pipe does."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["replay", str(SCENARIO)],
+        ["replay", str(SCENARIO), "--json"],
+        ["games"],
+        ["agents", "ali-baba"],
+    ],
+)
+def test_a_closed_stdout_ends_any_command_quietly(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Through rich's console and through print alike.
+    with contextlib.redirect_stdout(_ClosedPipe()):
+        code = cli.main(args)
+    assert code == 1
+    assert capsys.readouterr().err == ""
 
 
 # -- bench --------------------------------------------------------------------------------------
@@ -381,11 +488,29 @@ def test_python_dash_m_and_version() -> None:
         (["simulate", "magic-lamp", "--players", "9"], "2-5 players, not 9"),
         (["simulate", "magic-lamp", "--components", "/no/such.toml"], "cannot read components"),
         (["replay", "/no/such/record.json"], "cannot read record"),
-        (["bench", "magic-lamp", "--seconds", "-1"], "must be positive"),
+        (["bench", "magic-lamp", "--seconds", "-1"], "--seconds: must be a number of seconds gre"),
         (["agents", "chess"], "no game 'chess'"),
         (["cards", "magic-lamp", "--components", "/no/such.toml"], "cannot read components"),
         (["play", "magic-lamp", "--players", "3", "--bots", "4"], "--bots must be between"),
         (["simulate"], "required"),
+        # Agent specs: play refuses what simulate refuses, in the registry's words.
+        (["play", "magic-lamp", "--agent", "nope"], "unknown agent 'nope' for magic-lamp; known:"),
+        (["play", "ali-baba", "--agent", "random:speed=3"], "bad options for agent 'random'"),
+        # Numbers: the option, then what it allows.
+        (["play", "magic-lamp", "--bot-delay", "-5"], "--bot-delay: must be a number of "),
+        (["play", "magic-lamp", "--window", "-1"], "--window: must be a number of seconds g"),
+        (["play", "magic-lamp", "--window", "nan"], "--window: must be a number of seconds g"),
+        (["play", "magic-lamp", "--bots", "-1"], "--bots: must be a whole number, 0 or more"),
+        (["play", "magic-lamp", "--players", "0"], "--players: must be a whole number of at"),
+        (["play", "magic-lamp", "--seed", "abc"], "--seed: must be a whole number, got 'abc'"),
+        (["simulate", "magic-lamp", "--seed", "1.5"], "--seed: must be a whole number, got"),
+        (["simulate", "magic-lamp", "--games", "0"], "--games: must be a whole number of at le"),
+        (["bench", "magic-lamp", "--seed", "x"], "--seed: must be a whole number, got 'x'"),
+        (["bench", "magic-lamp", "--seconds", "inf"], "--seconds: must be a number of seconds"),
+        # play without a game, and --resume with settings of a new game.
+        (["play"], "which game?"),
+        (["play", "--resume", "--players", "3"], "--resume goes on with the settings"),
+        (["play", "magic-lamp", "--resume", "--seed", "4"], "drop --seed"),
     ],
 )
 def test_errors_are_one_clear_line(
@@ -417,17 +542,32 @@ def test_malformed_json_record_is_reported(
 # -- play dispatches to the terminal client -----------------------------------------------------
 
 
-def test_play_dispatches_with_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+def _fake_play(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """Stand in for the terminal client (tests/test_play_records.py runs the real one):
+    what the command line passes it is recorded."""
     received: dict[str, Any] = {}
 
     def fake_main(**kwargs: Any) -> int:
-        received.update(kwargs)
+        received.clear()
+        received.update(kwargs, called="main")
         return 0
 
-    # The terminal client is another module's job; only the argument mapping is tested here.
-    monkeypatch.setitem(sys.modules, "arabesque.tui.play", types.SimpleNamespace(main=fake_main))
+    def fake_resume(**kwargs: Any) -> int:
+        received.clear()
+        received.update(kwargs, called="resume")
+        return 0
+
+    module = types.SimpleNamespace(main=fake_main, resume=fake_resume)
+    monkeypatch.setitem(sys.modules, "arabesque.tui.play", module)
+    monkeypatch.setattr("arabesque.tui.play", module, raising=False)
+    return received
+
+
+def test_play_dispatches_with_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    received = _fake_play(monkeypatch)
     assert cli.main(["play", "magic-lamp", "--seed", "9", "--my-precious"]) == 0
     assert received == {
+        "called": "main",
         "game_id": "magic-lamp",
         "num_players": 4,
         "bots": 3,
@@ -436,10 +576,37 @@ def test_play_dispatches_with_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
         "options": {"my_precious": True},
         "window_s": 3.0,
         "bot_delay": 0.6,
+        "assist": False,
     }
     assert cli.main(["play", "magic-lamp", "--players", "2", "--bots", "0", "--window", "2.5"]) == 0
     assert (received["num_players"], received["bots"], received["window_s"]) == (2, 0, 2.5)
     assert received["options"] == {}
+    assert cli.main(["play", "ali-baba", "--bot-delay", "0", "--agent", "random"]) == 0
+    assert (received["bot_delay"], received["agent"]) == (0.0, "random")
+    assert cli.main(["play", "magic-lamp", "--assist"]) == 0
+    assert received["assist"] is True
+
+
+def test_play_resume_dispatches(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    received = _fake_play(monkeypatch)
+    assert cli.main(["play", "--resume"]) == 0
+    assert received == {
+        "called": "resume",
+        "target": None,
+        "game_id": None,
+        "window_s": 3.0,
+        "bot_delay": 0.6,
+        "assist": False,
+    }
+    assert cli.main(["play", "ali-baba", "--resume", "--bot-delay", "0"]) == 0
+    assert (received["target"], received["game_id"], received["bot_delay"]) == (None, "ali-baba", 0)
+    # "--resume magic-lamp": no such file, so the game is meant.
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["play", "--resume", "magic-lamp"]) == 0
+    assert (received["target"], received["game_id"]) == (None, "magic-lamp")
+    path = tmp_path / "saved.json"
+    assert cli.main(["play", "--resume", str(path), "--window", "2"]) == 0
+    assert (received["target"], received["game_id"], received["window_s"]) == (str(path), None, 2)
 
 
 def test_game_options_reach_the_game_by_name(capsys: pytest.CaptureFixture[str]) -> None:

@@ -158,7 +158,11 @@ def check_board(app: ArabesqueApp, snap: Snapshot) -> None:
     screen = game(app)
     view = app.session.view()
     rows = snap.region("cave", content=True)
-    hw, hh = screen._half_w, 2
+    # Only what is in sight: on a small terminal the column scrolls (a hint says so).
+    cave = screen.query_one("#cave").content_region
+    in_sight = screen.query_one("#left").scrollable_content_region
+    rows = rows[: max(0, in_sight.bottom - cave.y)]
+    hw, hh = screen._half_w, screen._half_h
     bottom = view["board"]["layers"][0]
     top = topmost(view)
     blocks = [b for b in view["blocks"] if b["by"] != 0]
@@ -169,6 +173,8 @@ def check_board(app: ArabesqueApp, snap: Snapshot) -> None:
             r0 = hr - hr % 2 if place is None else round(place["top"] * 2)
             c0 = hc - hc % 2 if place is None else round(place["left"] * 2)
             y = hr * hh + (1 if hr == r0 else 0)
+            if y >= len(rows):
+                continue
             x0 = hc * hw + (1 if hc == c0 else 0)
             inner = rows[y][x0 : x0 + hw - 1]
             if place is None:
@@ -183,6 +189,8 @@ def check_board(app: ArabesqueApp, snap: Snapshot) -> None:
         tile = place["tile"]
         y = round(place["top"] * 2 * hh)
         x = round(place["left"] * 2 * hw)
+        if y + 2 * hh > len(rows):
+            continue  # out of sight
         box = [row[x : x + 2 * hw] for row in rows[y : y + 2 * hh]]
         assert f"L{place['layer'] + 1}" in box[0]
         assert tile["kind"] in box[1], (box, tile)
@@ -353,7 +361,7 @@ async def click_tile(app: ArabesqueApp, pilot: Any, tile_name: str) -> None:
     content, region = board.content_region, board.region
     hw = screen._half_w
     x = content.x - region.x + round(place["left"] * 2 * hw) + hw
-    y = content.y - region.y + round(place["top"] * 4) + 1
+    y = content.y - region.y + round(place["top"] * 2 * screen._half_h) + 1
     await quick_click(pilot, board, (x, y))
 
 

@@ -3,13 +3,17 @@ observation.
 
 Every user error (unknown game, bad agent spec, bad params or components, unreadable or
 malformed file, a record that does not replay) is one line on stderr and exit status 2.
+Output into a pipe whose reader has gone (``| head``) ends the command quietly, status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import itertools
 import json
+import math
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -33,9 +37,17 @@ class CliError(ValueError):
     """A usage error found by the command line itself (reported like an engine error)."""
 
 
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        # Rich would exit by itself; ``main`` ends every command on a closed stdout the same
+        # way, whether the output came through rich or through print.
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, "the reader of the output has gone")
+
+
 def _out() -> Console:
     # Markup off: card names, action texts and record contents may hold square brackets.
-    return Console(markup=False, highlight=False)
+    return _Console(markup=False, highlight=False)
 
 
 def _print_json(data: Any) -> None:
@@ -82,31 +94,100 @@ def _make_params(spec: GameSpec, players: int | None, options: dict[str, Any]) -
 # -- play ------------------------------------------------------------------------------------
 
 
+#: The agent ``play`` gives the bots when --agent is not given.
+DEFAULT_PLAY_AGENT = "heuristic"
+#: ``--resume`` without a file: the most recent unfinished game.
+RESUME_LATEST = ""
+
+
+def _check_agent(spec: str, game_id: str) -> None:
+    """Refuse an agent spec the registry cannot build, with its message (the one simulate
+    gives: "unknown agent 'nope' for magic-lamp; known: heuristic, random")."""
+    from arabesque.agents.registry import make_agent
+
+    make_agent(spec, game_id, seed=0)
+
+
+def _play_module() -> Any:
+    try:
+        from arabesque.tui import play
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not exc.name.startswith("arabesque"):
+            raise
+        raise CliError("terminal play is not available in this installation yet") from exc
+    return play
+
+
+def _resume(args: argparse.Namespace) -> int:
+    # The saved game keeps its own setup; an option that would change it is refused rather
+    # than silently ignored. --window, --bot-delay and --assist are about this sitting, so
+    # they apply.
+    setup = {
+        "--players": args.players,
+        "--bots": args.bots,
+        "--agent": args.agent,
+        "--seed": args.seed,
+        "--my-precious": args.my_precious or None,
+        "--components": args.components,
+        "--variant": args.variant,
+        "--option": args.option,
+    }
+    given = [name for name, value in setup.items() if value is not None]
+    if given:
+        raise CliError(
+            f"--resume goes on with the settings the game was started with; drop "
+            f"{', '.join(given)}"
+        )
+    target: str | None = args.resume or None
+    game = args.game
+    # "play --resume magic-lamp" reads the game as the FILE; take it as the game when no
+    # such file exists, as the user meant.
+    if target is not None and game is None and target in game_ids() and not Path(target).exists():
+        game, target = target, None
+    if game is not None:
+        get_game(game)
+    play = _play_module()
+    return int(
+        play.resume(
+            target=target,
+            game_id=game,
+            window_s=args.window,
+            bot_delay=args.bot_delay,
+            assist=args.assist,
+        )
+    )
+
+
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.resume is not None:
+        return _resume(args)
+    if args.game is None:
+        raise CliError(
+            "which game? e.g. arabesque play magic-lamp (arabesque games lists them), or "
+            "arabesque play --resume to continue a saved game"
+        )
     spec = get_game(args.game)
     players = _default_players(spec) if args.players is None else args.players
     bots = players - 1 if args.bots is None else args.bots
     if not 0 <= bots <= players:
         raise CliError(f"--bots must be between 0 and the {players} players, got {bots}")
-    # Validate here so a bad option fails before the terminal UI takes over the screen.
+    # Validate here so a bad option or agent fails before the terminal UI takes the screen.
     options = _game_options(args)
     _make_params(spec, players, options)
-    try:
-        from arabesque.tui.play import main as play_main
-    except ModuleNotFoundError as exc:
-        if exc.name is None or not exc.name.startswith("arabesque"):
-            raise
-        raise CliError("terminal play is not available in this installation yet") from exc
+    agent = DEFAULT_PLAY_AGENT if args.agent is None else args.agent
+    _check_agent(agent, spec.id)
+    play = _play_module()
     return int(
-        play_main(
+        play.main(
             game_id=args.game,
             num_players=players,
             bots=bots,
-            agent=args.agent,
+            agent=agent,
             seed=args.seed,
             options=options,
             window_s=args.window,
             bot_delay=args.bot_delay,
+            assist=args.assist,
         )
     )
 
@@ -237,39 +318,55 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 # -- replay ----------------------------------------------------------------------------------
 
 
-def _pause(step: int) -> str:
-    """Wait for Enter before the next step: "next", "quit", or "eof" when input has ended
-    (nobody is there to press Enter, so the replay runs on to the end)."""
-    print(f"-- step {step}: Enter for the next step, q to quit --", end="", file=sys.stderr)
-    sys.stderr.flush()
-    line = sys.stdin.readline()
-    if not line:
-        print(file=sys.stderr)
-        return "eof"
-    return "quit" if line.strip().lower() in ("q", "quit") else "next"
-
-
 def _final_table(summary: dict[str, Any]) -> None:
+    from arabesque.sim.replay import seat_name
+
     out = _out()
-    state_word = "final" if summary["is_over"] else "so far (the game is not finished)"
-    out.print(f"Scores {state_word}:")
+    if summary["is_over"]:
+        out.print("Final scores:")
+    else:
+        out.print("Scores so far (the game is not finished):")
     table = Table(show_edge=False)
-    for name in ("seat", "rank", "score", "breakdown"):
-        table.add_column(name, justify="left" if name == "breakdown" else "right")
-    for seat, (score, rank) in enumerate(zip(summary["scores"], summary["ranking"], strict=True)):
-        parts = ", ".join(f"{k} {v}" for k, v in score["breakdown"].items() if v)
-        table.add_row(Text(str(seat)), Text(str(rank)), Text(str(score["total"])), Text(parts))
+    for name in ("rank", "player", "score", "breakdown"):
+        table.add_column(name, justify="left" if name in ("player", "breakdown") else "right")
+    order = sorted(range(len(summary["scores"])), key=lambda p: (summary["ranking"][p], p))
+    for seat in order:
+        score = summary["scores"][seat]
+        parts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in score["breakdown"].items() if v)
+        table.add_row(
+            Text(str(summary["ranking"][seat])),
+            Text(seat_name(seat)),
+            Text(str(score["total"])),
+            Text(parts),
+        )
     out.print(table)
     if summary["holdings"] is not None:
         out.print("Holdings:")
         for seat, cards in enumerate(summary["holdings"]):
             names = ", ".join(f"{c.get('name')} #{c.get('id')}" for c in cards) or "nothing"
-            out.print(f"  player {seat}: {names}", soft_wrap=True)
+            out.print(f"  {seat_name(seat)}: {names}", soft_wrap=True)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from arabesque.sim.replay import describe_event, final_summary, replay_steps
+    from arabesque.core.errors import RecordError
+    from arabesque.sim.replay import (
+        event_describer,
+        final_summary,
+        record_header,
+        replay_steps,
+        seat_name,
+    )
 
+    if args.step and args.json:
+        raise CliError(
+            "--step and --json do not go together: --step steps through the game on screen, "
+            "--json prints its final summary; choose one"
+        )
+    if args.step and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise CliError(
+            "--step needs a terminal to step through the game on; without --step the replay "
+            "prints every step"
+        )
     # Bounded and checked (size, nesting, embedded data, compatibility) before any output.
     record = GameRecord.load(args.file)
     record.check_compatible()
@@ -279,36 +376,50 @@ def cmd_replay(args: argparse.Namespace) -> int:
             f"(the same record compatibility, {record.record_compat}: the replay is exact)",
             file=sys.stderr,
         )
+    # Replayed whole before anything is shown: a record whose stored result disagrees with
+    # its replay is not the game it claims to be, so it is refused, not shown as that game.
+    # A step that does not replay is reported below, after the steps before it (so the
+    # author of a scenario sees where it went wrong).
+    final = None
+    try:
+        final = record.replay()
+    except RecordError:
+        if args.json or args.step:
+            raise
+    if final is not None:
+        mismatch = record.result_mismatch(final)
+        if mismatch is not None:
+            raise RecordError(f"{args.file}: {mismatch}")
     if args.json:
-        _print_json({"file": str(args.file), **final_summary(record.replay())})
+        assert final is not None
+        _print_json({"file": str(args.file), **final_summary(final)})
+        return 0
+    if args.step:
+        from arabesque.tui.replay import ReplayApp
+
+        ReplayApp(record, title=args.file.name).run()
         return 0
     out = _out()
-    spec = get_game(record.game)
+    words = event_describer(record.game)
     steps = replay_steps(record)
     # The setup is built, and so checked, before the header: the header then quotes the
-    # game's own player count, never a value of an unchecked record.
+    # game's own params, never a value of an unchecked record.
     setup = next(steps)
-    out.print(
-        f"{spec.name}, {setup[1].num_players} players, seed {record.seed}, "
-        f"{len(record.actions)} recorded actions"
-    )
-    pausing = args.step
+    for text in record_header(record, setup[1], final):
+        out.print(text, soft_wrap=True)
     state = None
     for entry, after in itertools.chain([setup], steps):
         state = after
         if entry.step == 0:
-            out.print("setup")
+            out.print("\nSetup")
         else:
-            out.print(f"{entry.step:>5}  player {entry.player}  {entry.action}", soft_wrap=True)
+            out.print(f"{entry.step:>4}. {seat_name(entry.player)}: {entry.action}", soft_wrap=True)
         for event in entry.events:
-            out.print(f"         {describe_event(event)}", soft_wrap=True)
-        if pausing and entry.step < len(record.actions):
-            answer = _pause(entry.step)
-            if answer == "quit":
-                out.print(f"stopped after step {entry.step}")
-                return 0
-            pausing = answer == "next"
+            line = words(event)
+            if line is not None:
+                out.print(Text("      ") + line, soft_wrap=True)
     assert state is not None
+    out.print()
     _final_table(final_summary(state))
     return 0
 
@@ -404,8 +515,15 @@ def cmd_cards(args: argparse.Namespace) -> int:
         return 0
     out = _out()
     out.print(f"{data['components']} ({data['source']})")
-    # Every list of records in the catalog is a table (cards, lamp cards, tiles ...).
+    # Every list of records in the catalog is a table (cards, lamp cards, tiles ...), and so
+    # is every such list one level down (Ali Baba's boards: layers per board side).
+    tables: list[tuple[str, Any]] = []
     for title, rows in data.items():
+        if isinstance(rows, dict):
+            tables.extend((f"{title}: {name}", sub) for name, sub in rows.items())
+        else:
+            tables.append((title, rows))
+    for title, rows in tables:
         if not (isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows)):
             continue
         columns = list(rows[0])
@@ -448,23 +566,62 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_ERROR, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _positive_int(text: str) -> int:
+# Every numeric option goes through one of these types, so every command refuses a bad value
+# the same way: one line naming the option (argparse adds "argument --NAME:") and what it
+# allows.
+
+
+def _whole(text: str, allowed: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
 
 
-def _positive_float(text: str) -> float:
+def _number(text: str, allowed: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
+    if not math.isfinite(value):  # nan and inf parse, but no option means them
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
+    return value
+
+
+def _integer(text: str) -> int:
+    """Any whole number (seeds)."""
+    return _whole(text, "a whole number")
+
+
+def _positive_int(text: str) -> int:
+    allowed = "a whole number of at least 1"
+    value = _whole(text, allowed)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    allowed = "a whole number, 0 or more"
+    value = _whole(text, allowed)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text}")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    allowed = "a number of seconds greater than 0"
+    value = _number(text, allowed)
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text}")
+    return value
+
+
+def _non_negative_seconds(text: str) -> float:
+    allowed = "a number of seconds, 0 or more"
+    value = _number(text, allowed)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text}")
     return value
 
 
@@ -494,26 +651,48 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"arabesque {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("play", help="play in the terminal against bots")
-    p.add_argument("game")
+    p = sub.add_parser(
+        "play",
+        help="play in the terminal against bots",
+        description="Play in the terminal against bots. Every game is saved as you play (in "
+        "$ARABESQUE_DATA_DIR/games, by default your user data folder); --resume continues "
+        "one.",
+    )
+    p.add_argument("game", nargs="?", help="the game (arabesque games lists them)")
     p.add_argument("--players", type=_positive_int, help="number of players (default 4)")
-    p.add_argument("--bots", type=int, help="how many seats bots take (default players - 1)")
-    p.add_argument("--agent", default="heuristic", help="agent spec of the bots")
-    p.add_argument("--seed", type=int, help="game seed (default: random)")
+    p.add_argument(
+        "--bots", type=_non_negative_int, help="how many seats bots take (default players - 1)"
+    )
+    p.add_argument("--agent", help=f"agent spec of the bots (default {DEFAULT_PLAY_AGENT})")
+    p.add_argument("--seed", type=_integer, help="game seed (default: random)")
     _add_game_options(p)
     p.add_argument(
         "--window",
-        type=_positive_float,
+        type=_positive_seconds,
         default=3.0,
         metavar="SECONDS",
         help="how long the lamp race waits for your key press (default 3.0)",
     )
     p.add_argument(
         "--bot-delay",
-        type=float,
+        type=_non_negative_seconds,
         default=0.6,
         metavar="SECONDS",
-        help="pause between bot moves so you can follow them (default 0.6)",
+        help="pause between bot moves so you can follow them (default 0.6; 0 for none)",
+    )
+    p.add_argument(
+        "--assist",
+        action="store_true",
+        help="start with the game's hints for newcomers on (magic-lamp: the lamp race "
+        "points out shared faces)",
+    )
+    p.add_argument(
+        "--resume",
+        nargs="?",
+        const=RESUME_LATEST,
+        metavar="FILE",
+        help="continue a saved game: the most recent unfinished one (of GAME, if given), or "
+        "the record FILE; it goes on with the same bots",
     )
     p.set_defaults(handler=cmd_play)
 
@@ -532,7 +711,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated agent specs, one per seat, or one for every seat",
     )
     p.add_argument("--games", type=_positive_int, default=100)
-    p.add_argument("--seed", type=int, default=0, help="game i uses seed SEED + i")
+    p.add_argument("--seed", type=_integer, default=0, help="game i uses seed SEED + i")
     _add_game_options(p)
     p.add_argument(
         "--json",
@@ -553,17 +732,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=_positive_int, default=1, help="processes (default 1)")
     p.set_defaults(handler=cmd_simulate)
 
-    p = sub.add_parser("replay", help="show a game record step by step")
+    p = sub.add_parser(
+        "replay",
+        help="show a game record step by step, in words",
+        description="Show a game record: a header (game, players, params, seed, result), "
+        "every step with its events in words, and the scores. A record whose stored result "
+        "disagrees with its replay is refused.",
+    )
     p.add_argument("file", type=Path)
-    p.add_argument("--json", action="store_true", help="print final scores and holdings")
-    p.add_argument("--step", action="store_true", help="pause after each step")
+    p.add_argument(
+        "--json", action="store_true", help="print the final scores, ranking and holdings as JSON"
+    )
+    p.add_argument(
+        "--step",
+        action="store_true",
+        help="step through the game on screen (→/space next, ←/b back, Home/End, q quits)",
+    )
     p.set_defaults(handler=cmd_replay)
 
     p = sub.add_parser("bench", help="random playouts per second on one process")
     p.add_argument("game")
-    p.add_argument("--seconds", type=_positive_float, default=5.0)
+    p.add_argument("--seconds", type=_positive_seconds, default=5.0)
     p.add_argument("--players", type=_positive_int)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_integer, default=0)
     _add_game_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_bench)
@@ -594,11 +785,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stdout_closed() -> int:
+    """The reader of our output went away (``arabesque replay FILE | head``): stop quietly,
+    as Python's documentation recommends. Further output, including the flush at exit,
+    goes to devnull, so no second BrokenPipeError is reported on the way out. (Restoring
+    SIGPIPE's default action would do the same on Unix only.)"""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a file descriptor (tests): nothing to do
+        pass
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
-        return handler(args)
+        code = handler(args)
+        sys.stdout.flush()  # inside the try: a closed pipe is found here, not at exit
+        return code
+    except BrokenPipeError:
+        return _stdout_closed()
     except (ArabesqueError, ValueError) as exc:
         print(f"arabesque {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_ERROR

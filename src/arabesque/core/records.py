@@ -165,10 +165,19 @@ class GameRecord:
             raise RecordError(f"'game' must be a game id string, got {quote(game)}")
         if not isinstance(params, dict):
             raise RecordError(f"'params' must be an object, got {type(params).__name__}")
-        seed = setup.get("seed") if isinstance(setup, dict) else None
+        if not isinstance(setup, dict):
+            raise RecordError(
+                f"'setup' must be an object holding the integer 'seed', got "
+                f"{type(setup).__name__}"
+            )
+        if "seed" not in setup:
+            raise RecordError("setup.seed is missing: a record's setup holds an integer seed")
+        seed = setup["seed"]
+        # Only the bad value is quoted: the setup around it may be a whole deal of cards.
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise RecordError(
-                f"'setup' must be an object with an integer 'seed', got {quote(setup)}"
+                f"setup.seed must be an integer, got {quote(seed)} (a record's setup holds "
+                "an integer 'seed')"
             )
         arrangement = setup.get("arrangement")
         if arrangement is not None and not isinstance(arrangement, dict):
@@ -227,6 +236,18 @@ class GameRecord:
                 f"{where} is larger than {MAX_RECORD_BYTES} bytes; records hold at most "
                 f"{MAX_RECORD_BYTES} bytes"
             )
+        if isinstance(text, bytes):
+            # Records are written as UTF-8 (a byte-order mark is tolerated). Decoding here,
+            # rather than letting json guess UTF-16 or UTF-32, turns a binary file into a
+            # message naming the file instead of a bare codec error.
+            try:
+                text = text.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise RecordError(
+                    f"{where} is not a UTF-8 JSON record (not valid JSON: byte {exc.start} is "
+                    f"0x{text[exc.start]:02x}, which UTF-8 text does not have; a binary "
+                    f"file?); give a record file as arabesque writes it"
+                ) from None
         try:
             data = json.loads(text, parse_constant=_refuse_constant)
         except RecursionError:
@@ -345,6 +366,51 @@ class GameRecord:
         for _ in self.steps(state):
             pass
         return state
+
+    def result_mismatch(self, state: GameState) -> str | None:
+        """Why the stored result (``metadata.result``, written for a finished game) disagrees
+        with ``state``, the state after replaying the record; None when it agrees or when
+        the record stores no result. A disagreement means the record was edited, or written
+        by an engine whose rules differ, so its replay is not the game it claims to be."""
+        stored = self.metadata.get("result")
+        if stored is None:
+            return None
+        if (
+            not isinstance(stored, dict)
+            or not isinstance(stored.get("scores"), list)
+            or not isinstance(stored.get("ranking"), list)
+        ):
+            return (
+                f"metadata.result must be {{'scores': [...], 'ranking': [...]}} as the engine "
+                f"writes it, got {quote(stored)}; fix it or delete it"
+            )
+        steps = len(self.actions)
+        if not state.is_over:
+            return (
+                f"metadata.result gives a final result, but after its {steps} actions the "
+                "replayed game is not over: the record was cut short or edited; delete "
+                "metadata.result to replay it as an unfinished game"
+            )
+        scores = [s.to_json() for s in state.scores()]
+        ranking = state.ranking()
+        if stored["scores"] == scores and stored["ranking"] == ranking:
+            return None
+
+        def totals(items: list[Any]) -> str:
+            return ", ".join(
+                str(s.get("total")) if isinstance(s, dict) else quote(s) for s in items
+            )
+
+        said = f"scores {totals(stored['scores'])} (ranking {quote(stored['ranking'])})"
+        got = f"scores {totals(scores)} (ranking {ranking})"
+        if said == got:  # same totals and ranks: the breakdowns differ
+            said += " with other breakdowns"
+        return (
+            f"metadata.result says {clip(said, _MAX_MESSAGE // 2)}, but replaying the "
+            f"{steps} actions gives {got}: the record was edited, or written by an engine "
+            "whose rules differ; check where it came from (delete metadata.result to "
+            "replay its actions anyway)"
+        )
 
 
 def _refuse_constant(name: str) -> Any:

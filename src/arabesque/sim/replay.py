@@ -2,17 +2,34 @@
 
 Only the spectator log is shown (``GameState.log_for(None)``): a replay viewer is a spectator,
 even though the record itself holds every secret (the seed and the deck orders).
+
+Events are put in words by the same code as the terminal's log (each game's
+``tui/<game>/events.py``, which needs only ``rich``), so a replay reads like the game did;
+``describe_event`` keeps the raw one-line form for debugging.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import importlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.text import Text
+
 from arabesque.core.game import GameState
 from arabesque.core.records import GameRecord
-from arabesque.core.scoring import winners
+from arabesque.core.scoring import Score, winners
+
+#: Game id -> the module with the game's ``describe_event(event, namer)``: the words of the
+#: terminal's log. Imported on first use, so a game without one still replays (raw form).
+EVENT_WORDS: dict[str, str] = {
+    "magic-lamp": "arabesque.tui.magic_lamp.events",
+    "ali-baba": "arabesque.tui.ali_baba.events",
+}
+
+Namer = Callable[[int | None], str]
+Describer = Callable[[Mapping[str, Any]], Text | None]
 
 
 @dataclass
@@ -23,6 +40,18 @@ class ReplayStep:
     player: int | None
     action: str | None
     events: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class ReplayFrame:
+    """What a step-through viewer shows after one step: the step, the spectator's view
+    (without its log; the log is the steps' ``events``) and the scores so far."""
+
+    step: ReplayStep
+    view: dict[str, Any]
+    scores: list[Score]
+    ranking: list[int]
+    is_over: bool
 
 
 def _is_echo(event: dict[str, Any], player: int | None) -> bool:
@@ -42,6 +71,124 @@ def replay_steps(record: GameRecord) -> Iterator[tuple[ReplayStep, GameState]]:
         events = [e for _, e in after.log_for(None, seen) if not _is_echo(e, player)]
         seen = len(after.events)
         yield ReplayStep(step, player, after.action_to_str(action), events), after
+
+
+def replay_frames(record: GameRecord) -> list[ReplayFrame]:
+    """Every step of the record as a frame, setup first (``frames[k]`` is after step k).
+    Views are kept without their logs, so the frames of a long game stay small."""
+    return [
+        ReplayFrame(
+            step=entry,
+            view=state.view(None, include_log=False),
+            scores=state.scores(),
+            ranking=state.ranking(),
+            is_over=state.is_over,
+        )
+        for entry, state in replay_steps(record)
+    ]
+
+
+# -- in words ----------------------------------------------------------------------------------
+
+
+def seat_name(seat: int | None) -> str:
+    """How a replay names a seat: as records count them, from 0."""
+    return "nobody" if seat is None else f"Player {seat}"
+
+
+def event_describer(game_id: str, name: Namer = seat_name) -> Describer:
+    """The game's own words for its events (None for an event not worth a line); the raw
+    form for a game without them."""
+    module_name = EVENT_WORDS.get(game_id)
+    if module_name is None:
+        return lambda event: Text(describe_event(dict(event)))
+    describe = importlib.import_module(module_name).describe_event
+
+    def words(event: Mapping[str, Any]) -> Text | None:
+        try:
+            line: Text | None = describe(event, name)
+        except (KeyError, TypeError, ValueError):  # an event shaped unlike the words expect
+            return Text(describe_event(dict(event)), style="dim")
+        return line
+
+    return words
+
+
+def step_title(step: ReplayStep, name: Namer = seat_name) -> str:
+    """``Setup`` or ``Step 7 · Player 0: accept``."""
+    if step.step == 0:
+        return "Setup"
+    return f"Step {step.step} · {name(step.player)}: {step.action}"
+
+
+def _word(value: Any) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "default"
+    return str(value)
+
+
+def players_line(record: GameRecord, num_players: int) -> str:
+    """The seats and who played them, from ``metadata.agents`` when the record says."""
+    agents = record.metadata.get("agents")
+    if isinstance(agents, list) and len(agents) == num_players:
+        return ", ".join(f"{seat_name(p)} ({a})" for p, a in enumerate(agents))
+    return ", ".join(seat_name(p) for p in range(num_players))
+
+
+def params_line(params: Mapping[str, Any]) -> str:
+    """The game's params in words, the player count aside (the header says it already)."""
+    shown = [f"{k.replace('_', ' ')} {_word(v)}" for k, v in params.items() if k != "num_players"]
+    return ", ".join(shown) or "none"
+
+
+def result_words(
+    scores: Sequence[Score], ranking: Sequence[int], is_over: bool, actions: int
+) -> str:
+    """Who won with how many points, or how far an unfinished game went."""
+    if not is_over:
+        return f"not finished ({actions} actions played)"
+    first = winners(ranking)
+    top = scores[first[0]].total
+    if len(first) > 1:
+        names = " and ".join(seat_name(p) for p in first)
+        return f"shared victory of {names} with {top} points"
+    return f"{seat_name(first[0])} won with {top} points"
+
+
+def result_line(state: GameState) -> str:
+    """``result_words`` of a state."""
+    return result_words(state.scores(), state.ranking(), state.is_over, len(state.history))
+
+
+def record_header(record: GameRecord, state: GameState, final: GameState | None) -> list[str]:
+    """The lines before the steps: game, players, params, seed, result. ``state`` is the
+    initial state (its params are checked), ``final`` the state after every step, None when
+    a step does not replay."""
+    spec = state.spec
+    lines = [
+        f"{spec.name} ({spec.id}), {state.num_players} players",
+        f"Players: {players_line(record, state.num_players)}",
+        f"Params: {params_line(state.params.to_json())}",
+        f"Seed: {record.seed}",
+        "Result: "
+        + (
+            result_line(final)
+            if final is not None
+            else "unknown: the record does not replay to its end (the error below says where)"
+        ),
+        f"Recorded: {len(record.actions)} actions, engine {record.engine_version}",
+    ]
+    title = record.metadata.get("title")
+    if isinstance(title, str) and title:
+        lines.append(f"Title: {title}")
+    return lines
+
+
+# -- raw ---------------------------------------------------------------------------------------
 
 
 def _short(value: Any) -> str:
@@ -83,3 +230,14 @@ def final_summary(state: GameState) -> dict[str, Any]:
         "winners": winners(ranking) if state.is_over else None,
         "holdings": holdings,
     }
+
+
+def score_rows(scores: Sequence[Score], ranking: Sequence[int]) -> list[tuple[int, int, int, str]]:
+    """``(seat, rank, total, breakdown in words)`` per seat, best first."""
+    rows = []
+    for seat in sorted(range(len(scores)), key=lambda p: (ranking[p], p)):
+        parts = ", ".join(
+            f"{k.replace('_', ' ')} {v}" for k, v in scores[seat].breakdown.items() if v
+        )
+        rows.append((seat, ranking[seat], scores[seat].total, parts))
+    return rows

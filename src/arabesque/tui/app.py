@@ -4,7 +4,8 @@ A game plugs in by adding its screen class to ``GAME_SCREENS`` (``"module:Class"
 on first use). The shell owns what every game needs: quitting with confirmation, the
 game-over panel with scores, breakdown and ranking, the session (state, seats, bots), and the
 game screen's common part: driving the game, the human's decisions in the shared
-``DecisionPanel``, the keys, the log.
+``DecisionPanel``, the keys (shown in the footer), the help screen, the log (and the whole of
+it full screen), and the hints that say what is out of sight and which key brings it.
 """
 
 from __future__ import annotations
@@ -19,16 +20,18 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import ScrollableContainer, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, RichLog, Static
 
 from arabesque.core.scoring import Score
 from arabesque.tui.decision_panel import DecisionPanel, Presentation
+from arabesque.tui.help import COMMON_KEYS, HelpScreen, HelpSection
 from arabesque.tui.session import Session
 
-#: Game id -> "module:ScreenClass". A screen class takes (session, bot_delay=, window_s=).
+#: Game id -> "module:ScreenClass". A screen class takes (session, bot_delay=, window_s=,
+#: assist=).
 GAME_SCREENS: dict[str, str] = {
     "magic-lamp": "arabesque.tui.magic_lamp.screen:MagicLampScreen",
     "ali-baba": "arabesque.tui.ali_baba.screen:AliBabaScreen",
@@ -69,6 +72,51 @@ GAME_OVER_TEXT = Group(
 )
 
 
+def short_title(title: str) -> str:
+    """A panel's border title cut to its name ("The cave: chests, …" -> "the cave")."""
+    for stop in (" (", ":", " —"):
+        title = title.split(stop, 1)[0]
+    return title[:1].lower() + title[1:]
+
+
+class ScrollHint(Static):
+    """One line under a scrolling column, shown only while part of it is out of sight: what
+    is hidden and the key that brings it ("▼ PgDn: the table, the cave"). A scroll bar alone
+    went unnoticed: people did not know the table and the cave were there."""
+
+    DEFAULT_CSS = """
+    ScrollHint { height: 1; padding: 0 1; background: $boost; color: $warning; display: none; }
+    """
+
+    def __init__(self, target: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        #: The id of the scrolling container this line speaks for.
+        self.target = target
+
+    def show_for(self, column: ScrollableContainer) -> None:
+        """Say what of ``column`` is out of sight (or hide when everything is in sight)."""
+        view = column.scrollable_content_region
+        below: list[str] = []
+        above: list[str] = []
+        for child in column.children:
+            if not child.display or not child.region:
+                continue
+            title = short_title(str(child.border_title or ""))
+            if child.region.bottom > view.bottom and title:
+                below.append(title)
+            elif child.region.y < view.y and title:
+                above.append(title)
+        more_below = column.scroll_y < column.max_scroll_y
+        more_above = column.scroll_y > 0
+        parts = []
+        if more_below:
+            parts.append("▼ PgDn: " + (", ".join(below) if below else "more below"))
+        if more_above:
+            parts.append("▲ PgUp: " + (", ".join(above) if above else "more above"))
+        self.update(" · ".join(parts))
+        self.display = bool(parts)
+
+
 class GameScreen(Screen[None]):
     """Base of a game's main screen: it draws ``session.view()`` and drives the bots.
 
@@ -84,11 +132,29 @@ class GameScreen(Screen[None]):
     #: Canonical action text -> the key that always picks that action (the rest get 1-9, a-z).
     MNEMONICS: ClassVar[Mapping[str, str]] = {}
 
-    def __init__(self, session: Session, *, bot_delay: float, window_s: float) -> None:
+    #: Keys that are the screen's own, not an option's: none of them is a letter or a digit,
+    #: which the options use. Shown in the footer (``show=True``) and in the help.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("f1", "help", "Help", show=False),
+        Binding("f3", "show_log", "Log", key_display="F3"),
+        # Priority: the list of options (which has focus) would take them otherwise.
+        Binding("pagedown", "scroll_board(1)", "Scroll", show=False, priority=True),
+        Binding("pageup", "scroll_board(-1)", "Scroll", show=False, priority=True),
+    ]
+
+    #: The id of the column that scrolls when the terminal is small (PgUp/PgDn move it).
+    BOARD_SCROLL: ClassVar[str] = ""
+
+    def __init__(
+        self, session: Session, *, bot_delay: float, window_s: float, assist: bool = False
+    ) -> None:
         super().__init__()
         self.session = session
         self.bot_delay = max(0.0, bot_delay)
         self.window_s = window_s
+        #: Whether the game points out what a newcomer might miss (a game may offer none).
+        self.assist = assist
         self.mode = Mode.WAIT
         #: The human's decision now (the view's ``decision``), while ``mode`` is CHOICE.
         self.decision: dict[str, Any] | None = None
@@ -99,10 +165,25 @@ class GameScreen(Screen[None]):
         self._drawn: dict[str, Any] = {}  # panel id -> the part of the view last drawn
         self._log_seen = 0
         self._notices_seen = 0
+        #: Every line written to the log, for the full-screen log (F3).
+        self.log_lines: list[RenderableType] = []
 
     def game_over_reason(self) -> str:
         """Why the game ended, for the game-over panel (games may say more)."""
         return ""
+
+    def game_over_notes(self) -> list[str]:
+        """What the final table cannot show by itself (a bonus nobody got, and why)."""
+        return []
+
+    def breakdown_label(self, key: str) -> str:
+        """A score breakdown key as the final table's column heading; a space may become a
+        line break, so the table fits a small terminal."""
+        return key.replace("_", " ")
+
+    def help_sections(self) -> list[HelpSection]:
+        """The game's keys and rules in short, for the help screen (before the common keys)."""
+        return []
 
     # -- what a game provides ----------------------------------------------------------------
 
@@ -211,6 +292,30 @@ class GameScreen(Screen[None]):
             event.stop()
             event.prevent_default()
 
+    def action_help(self) -> None:
+        if isinstance(self.app.screen, HelpScreen):
+            return
+        sections = [*self.help_sections(), HelpSection("Keys on every screen", COMMON_KEYS)]
+        self.app.push_screen(HelpScreen(f"Help — {self.session.state.spec.name}", sections))
+
+    def action_show_log(self) -> None:
+        if not isinstance(self.app.screen, LogScreen):
+            self.app.push_screen(LogScreen(self.log_lines))
+
+    def action_scroll_board(self, pages: int) -> None:
+        column = self.board_column()
+        if column is None:
+            return
+        if pages > 0:
+            column.scroll_page_down()
+        else:
+            column.scroll_page_up()
+
+    def board_column(self) -> ScrollableContainer | None:
+        if not self.BOARD_SCROLL:
+            return None
+        return self.query_one(f"#{self.BOARD_SCROLL}", ScrollableContainer)
+
     def _handle_key(self, key: str) -> bool:
         if self.mode is Mode.OVER:
             if key == "enter":
@@ -243,11 +348,35 @@ class GameScreen(Screen[None]):
 
     def refresh_panels(self) -> None:
         """Redraw what changed: the decision first (the board may show its keys), then the
-        game's panels and the log."""
+        game's panels and the log; the hints once the new layout is known."""
         view = self.session.view()
         self.refresh_decision(view)
         self.draw(view)
         self._write_log(view)
+        self.call_after_refresh(self.refresh_hints)
+
+    def on_mount(self) -> None:
+        column = self.board_column()
+        if column is not None:
+            for attribute in ("scroll_y", "virtual_size"):
+                self.watch(column, attribute, self._scrolled, init=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.refresh_hints)
+
+    def _scrolled(self, _value: object) -> None:
+        self.call_after_refresh(self.refresh_hints)
+
+    def refresh_hints(self) -> None:
+        """Say where content is cut: under the scrolling board, and on the log's border."""
+        column = self.board_column()
+        if column is not None:
+            for hint in self.query(ScrollHint):
+                if hint.target == column.id:
+                    hint.show_for(column)
+        log = self.query_one(RichLog)
+        hidden = log.virtual_size.height > log.scrollable_content_region.height
+        log.border_subtitle = "▲ F3: the whole log" if hidden else ""
 
     def refresh_decision(self, view: Mapping[str, Any] | None = None) -> None:
         """Redraw the decision panel if the view, the mode or the game's input changed."""
@@ -273,9 +402,8 @@ class GameScreen(Screen[None]):
 
     def _write_log(self, view: Mapping[str, Any]) -> None:
         """Append the notices and the events the log has not shown yet."""
-        log = self.query_one(RichLog)
-        for notice in self.session.notices[self._notices_seen :]:
-            log.write(Text(notice, style="bold yellow"))
+        notices = self.session.notices[self._notices_seen :]
+        lines: list[RenderableType] = [Text(n, style="bold yellow") for n in notices]
         self._notices_seen = len(self.session.notices)
         entries = view["log"]
         for event in entries[self._log_seen :]:
@@ -284,9 +412,46 @@ class GameScreen(Screen[None]):
             except (KeyError, TypeError, ValueError):  # an event shaped unlike we expect
                 line = Text(str(event), style="dim")
             if line is not None:
-                log.write(line)
+                lines.append(line)
         self._log_seen = len(entries)
+        self.write_log(*lines)
 
+    def write_log(self, *lines: RenderableType) -> None:
+        """Add lines to the log (and to what the full-screen log shows)."""
+        log = self.query_one(RichLog)
+        for line in lines:
+            log.write(line)
+            self.log_lines.append(line)
+
+
+class LogScreen(ModalScreen[None]):
+    """The whole log, full screen: on a small terminal the log panel shows a few lines."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f3", "dismiss", "Back to the game", key_display="Esc"),
+    ]
+
+    DEFAULT_CSS = """
+    LogScreen { align: center middle; }
+    LogScreen > RichLog {
+        width: 100%; height: 100%; border: double $accent; background: $surface;
+    }
+    """
+
+    def __init__(self, lines: Sequence[RenderableType]) -> None:
+        super().__init__(id="whole-log")
+        self.lines = list(lines)
+
+    def compose(self) -> ComposeResult:
+        yield RichLog(id="whole-log-text", wrap=True, markup=False, auto_scroll=True)
+
+    def on_mount(self) -> None:
+        log = self.query_one(RichLog)
+        log.border_title = "The whole log"
+        log.border_subtitle = "↑/↓ PgUp/PgDn scroll · Esc back"
+        for line in self.lines:
+            log.write(line)
+        log.focus()  # its own keys scroll it
 
 def breakdown_columns(scores: Sequence[Score]) -> list[str]:
     """Breakdown keys worth a column: in the games' order, those nonzero for someone."""
@@ -323,13 +488,23 @@ class GameOverScreen(ModalScreen[None]):
     }
     #over-title { text-style: bold; margin-bottom: 1; }
     #over-table { height: auto; width: auto; }
+    #over-notes { margin-top: 1; height: auto; }
     #over-help { margin-top: 1; color: $text-muted; }
     """
 
-    def __init__(self, session: Session, reason: str = "") -> None:
+    def __init__(
+        self,
+        session: Session,
+        reason: str = "",
+        notes: Sequence[str] = (),
+        label: Callable[[str], str] | None = None,
+    ) -> None:
         super().__init__(id="game-over")
         self.session = session
         self.reason = reason
+        #: Lines under the table: what its columns cannot say (a tied majority, no bonus).
+        self.notes = list(notes)
+        self.label = label or (lambda key: key.replace("_", " "))
 
     def compose(self) -> ComposeResult:
         state = self.session.state
@@ -341,6 +516,8 @@ class GameOverScreen(ModalScreen[None]):
         with Vertical(id="over-box"):
             yield Static(title, id="over-title")
             yield DataTable(id="over-table", cursor_type="row", zebra_stripes=True)
+            if self.notes:
+                yield Static(Text("\n".join(self.notes)), id="over-notes")
             yield Static("q = quit · Esc = look at the board", id="over-help")
 
     def on_mount(self) -> None:
@@ -349,10 +526,13 @@ class GameOverScreen(ModalScreen[None]):
         ranks = state.ranking()
         columns = breakdown_columns(scores)
         table = self.query_one(DataTable)
+        # Headings of two words stand on two lines: the table then fits in 80 columns.
+        labels = {key: self.label(key).replace(" ", "\n", 1) for key in columns}
+        table.header_height = max([1, *(label.count("\n") + 1 for label in labels.values())])
         table.add_column("Rank", key="rank")
         table.add_column("Player", key="player")
         for key in columns:
-            table.add_column(key.replace("_", " "), key=key)
+            table.add_column(labels[key], key=key)
         table.add_column("Total", key="total")
         for p in sorted(range(state.num_players), key=lambda q: (ranks[q], q)):
             table.add_row(
@@ -407,17 +587,26 @@ class ArabesqueApp(App[int]):
         bot_delay: float = DEFAULT_BOT_DELAY,
         window_s: float = 3.0,
         screen: type[GameScreen] | None = None,
+        assist: bool = False,
     ) -> None:
+        """``assist`` starts the game with the screen's assist on (Magic Lamp: the lamp race
+        points out shared faces); off by default, and the player may toggle it (F2)."""
         super().__init__()
         self.session = session
         self.bot_delay = bot_delay
         self.window_s = window_s
+        self.assist = assist
         self._screen_cls = screen or screen_class(session.state.spec.id)
         self.sub_title = session.state.spec.name
 
     def on_mount(self) -> None:
         self.push_screen(
-            self._screen_cls(self.session, bot_delay=self.bot_delay, window_s=self.window_s)
+            self._screen_cls(
+                self.session,
+                bot_delay=self.bot_delay,
+                window_s=self.window_s,
+                assist=self.assist,
+            )
         )
 
     @property
@@ -430,7 +619,15 @@ class ArabesqueApp(App[int]):
     def show_game_over(self) -> None:
         if any(isinstance(s, GameOverScreen) for s in self.screen_stack):
             return
-        self.push_screen(GameOverScreen(self.session, self.game_screen.game_over_reason()))
+        screen = self.game_screen
+        self.push_screen(
+            GameOverScreen(
+                self.session,
+                screen.game_over_reason(),
+                screen.game_over_notes(),
+                screen.breakdown_label,
+            )
+        )
 
     def action_request_quit(self) -> None:
         if self.session.is_over:

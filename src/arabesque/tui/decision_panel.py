@@ -10,7 +10,12 @@ the screen received), so the screen has one way to apply the human's choice.
 
 Keys: a game's mnemonic keys first (a = accept a wish, p = pass...), always the same letter
 for the same action; the other options get 1-9, then the letters nobody reserved. Options
-beyond the last key are still reachable with the arrows, and the list scrolls.
+beyond the last key are still reachable with the arrows, and the list scrolls; its border
+says when some options are out of sight.
+
+Rich renderables shared by the games' panels: ``FirstFit`` (a panel offers a few layouts,
+widest first, and the one that fits the width it is drawn at is used), ``Rigid`` (a part that
+must keep its natural width) and ``Flow`` (items that wrap between items, never inside one).
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -57,6 +63,97 @@ def assign_keys(
     taken = set(reserved) | set(mnemonics.values())
     free = iter(k for k in OPTION_KEYS if k not in taken)
     return [mnemonics[t] if t in mnemonics else next(free, None) for t in texts]
+
+
+#: The width layouts are measured at, wide enough that nothing is cut while measuring.
+_UNBOUNDED = 10_000
+
+
+class Rigid:
+    """A renderable that does not get narrower than its natural width: Rich measures a
+    table of one-line cells by its longest word, so a table that must not wrap says so."""
+
+    def __init__(self, renderable: RenderableType) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.renderable
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        natural = Measurement.get(console, options, self.renderable).maximum
+        return Measurement(natural, natural)
+
+
+class FirstFit:
+    """The first of ``layouts`` whose narrowest rendering fits the width it is given (the
+    last one when none does). A panel's width is known only when it is drawn, and words cut
+    in the middle of a column ("sapphir│e") read worse than a plainer layout; wrap a part
+    that must keep its natural width in ``Rigid``."""
+
+    def __init__(self, *layouts: RenderableType) -> None:
+        if not layouts:
+            raise ValueError("FirstFit needs at least one layout")
+        self.layouts = layouts
+
+    def choose(self, console: Console, options: ConsoleOptions) -> RenderableType:
+        # Measured unbounded: Rich clamps a measurement to the width, which would always fit.
+        wide = options.update_width(_UNBOUNDED)
+        for layout in self.layouts[:-1]:
+            if Measurement.get(console, wide, layout).minimum <= options.max_width:
+                return layout
+        return self.layouts[-1]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.choose(console, options)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.choose(console, options))
+
+
+class Flow:
+    """Items laid out left to right, separated by ``sep``, wrapping only between items: a
+    line break never parts a name from its number ("Bot 3 / gold 3"). Lines after the first
+    are indented by ``indent`` cells. An item wider than the whole line wraps on its own."""
+
+    def __init__(
+        self, items: Sequence[Text], sep: str = " · ", indent: int = 2, head: Text | None = None
+    ) -> None:
+        self.items = [i for i in items if i.plain]
+        self.sep = sep
+        self.indent = indent
+        #: Drawn first, followed by a space rather than the separator ("Bot 1: ").
+        self.head = head
+
+    def lines(self, width: int) -> list[Text]:
+        out: list[Text] = []
+        line = Text()
+        if self.head is not None:
+            line.append_text(self.head)
+            line.append(" ")
+        fresh = True  # nothing after the head yet: no separator before the first item
+        for item in self.items:
+            if not fresh and line.cell_len + len(self.sep) + item.cell_len > width:
+                out.append(line)
+                line = Text(" " * self.indent)
+                fresh = True
+            if not fresh:
+                line.append(self.sep, style="dim")
+            line.append_text(item)
+            fresh = False
+        if line.plain:
+            out.append(line)
+        return out
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from self.lines(options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        head = 0 if self.head is None else self.head.cell_len + 1
+        if not self.items:
+            return Measurement(head, head)
+        widest = max(i.cell_len for i in self.items) + self.indent
+        total = head + sum(i.cell_len for i in self.items) + len(self.sep) * (len(self.items) - 1)
+        return Measurement(min(max(widest, head), total), total)
 
 
 @dataclass(frozen=True)
@@ -199,7 +296,23 @@ class DecisionPanel(Vertical):
 
     def on_mount(self) -> None:
         self.query_one("#prompt").border_title = self.panel_title
-        self.query_one(OptionList).display = False
+        choices = self.query_one(OptionList)
+        choices.display = False
+        for attribute in ("scroll_y", "virtual_size"):
+            self.watch(choices, attribute, self._list_moved, init=False)
+
+    def _list_moved(self, _value: object) -> None:
+        self.call_after_refresh(self.refresh_hint)
+
+    def refresh_hint(self) -> None:
+        """Say on the list's border when options are out of sight, and which way."""
+        choices = self.query_one(OptionList)
+        parts = []
+        if choices.scroll_y < choices.max_scroll_y:
+            parts.append("▼ more below")
+        if choices.scroll_y > 0:
+            parts.append("▲ more above")
+        choices.border_subtitle = " · ".join(parts) + " (↑/↓)" if parts else ""
 
     # -- what the panel shows -------------------------------------------------------------
 
@@ -235,6 +348,7 @@ class DecisionPanel(Vertical):
             choices.add_option(Option(row.prompt(), id=str(row.action)))
         choices.highlighted = 0
         self.call_after_refresh(choices.focus)
+        self.call_after_refresh(self.refresh_hint)
 
     # -- picking ----------------------------------------------------------------------------
 
@@ -253,7 +367,10 @@ class DecisionPanel(Vertical):
 
 __all__ = [
     "DecisionPanel",
+    "FirstFit",
+    "Flow",
     "Presentation",
+    "Rigid",
     "Row",
     "assign_keys",
     "decision_head",

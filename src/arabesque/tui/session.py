@@ -4,21 +4,59 @@ Game-agnostic and free of any Textual import, so it is easy to test. The front e
 reads ``view()`` (the human's view, or the spectator's when nobody plays), offers the
 choices of its ``decision``, checks an answer against ``human_legal()`` and applies through
 ``apply_human``; bots act through their agents, each seeing its own seat's observation only.
+
+A session given a ``RecordFile`` saves the game's record there when it starts and after every
+applied action, so a game left in any way (quit, a closed terminal, a crash) can be resumed.
+The record holds the seed, and so every hidden card: it is written to the player's own disk
+and never shown in the game.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from arabesque.agents.base import Agent, Observation
+from arabesque.core.errors import ArabesqueError
 from arabesque.core.game import GameState
+from arabesque.core.records import GameRecord
 
 HUMAN_NAME = "You"
 
 
 def bot_name(seat: int) -> str:
     return f"Bot {seat}"
+
+
+class RecordFile:
+    """The file one game's record is kept in, rewritten whole after every applied action.
+
+    ``metadata`` goes into every write (who sits where, with which agent); ``finished`` is
+    added each time, and the engine adds the ``result`` once the game is over.
+    """
+
+    def __init__(self, path: Path, metadata: Mapping[str, Any]) -> None:
+        self.path = path
+        self.metadata = dict(metadata)
+
+    def write(self, state: GameState) -> None:
+        """Write the record atomically: a temporary file in the same folder, then a rename,
+        so the file is always a whole record, the old one or the new one, even if the
+        program is killed mid-write. (No fsync: this guards against the program dying, not
+        the machine, and an fsync per move would cost more than the move.)"""
+        meta = {k: v for k, v in self.metadata.items() if k != "result"}
+        meta["finished"] = state.is_over
+        text = GameRecord.from_state(state, meta).dumps() + "\n"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, self.path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
 
 
 class Session:
@@ -30,6 +68,7 @@ class Session:
         agents: Mapping[int, Agent],
         human: int | None,
         notices: Sequence[str] = (),
+        record_file: RecordFile | None = None,
     ) -> None:
         seats = set(range(state.num_players))
         bot_seats = set(agents)
@@ -45,6 +84,11 @@ class Session:
         #: Things the player should be told once (an agent fallback, for instance).
         self.notices = list(notices)
         self.names = [HUMAN_NAME if p == human else bot_name(p) for p in range(state.num_players)]
+        #: Where the record is saved (None: not saved), and why the last save failed.
+        self.record_file: RecordFile | None = None
+        self.save_error: str | None = None
+        if record_file is not None:
+            self.keep_record(record_file)
 
     # -- what the front end may read ------------------------------------------------------
 
@@ -87,6 +131,7 @@ class Session:
         if self.human is None:
             raise ValueError("nobody plays in a bots-only game")
         self.state.apply(self.human, action)
+        self.save()
 
     def bot_act(self, seat: int) -> int:
         """Let the bot at ``seat`` choose from its own observation and apply its action.
@@ -106,7 +151,32 @@ class Session:
                 f"it plays {self.state.action_to_str(action)!r} instead."
             )
         self.state.apply(seat, action)
+        self.save()
         return action
+
+    def keep_record(self, record_file: RecordFile) -> None:
+        """Save the game in ``record_file`` from now on, starting with the game as it is."""
+        self.record_file = record_file
+        self.save()
+
+    def save(self) -> None:
+        """Write the record, if this session keeps one. A failure (a full disk, a folder
+        that cannot be written) must not end the person's game: it is told once, in the
+        log, and the next action tries again."""
+        if self.record_file is None:
+            return
+        try:
+            self.record_file.write(self.state)
+        except (OSError, ArabesqueError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            if self.save_error is None:
+                self.notices.append(
+                    f"Could not save this game to {self.record_file.path} ({reason}); "
+                    "it goes on, and saving is tried again after every move."
+                )
+            self.save_error = reason
+        else:
+            self.save_error = None
 
     def final_lines(self) -> list[str]:
         """Final scores and ranks as plain lines (printed after the terminal UI closes)."""

@@ -28,6 +28,7 @@ from arabesque.tui.ali_baba.events import (
     plural,
     plural_word,
 )
+from arabesque.tui.decision_panel import FirstFit, Flow, Rigid
 
 #: Victory points for 1..6 tiles of one kind (rulebook, End of the game).
 SET_POINTS = (0, 1, 3, 6, 10, 15, 21)
@@ -403,8 +404,44 @@ def track_text(player: Mapping[str, Any]) -> str:
     return f"{player.get('track', 0)}" + (f" ({', '.join(parts)})" if parts else "")
 
 
+#: How many letters of a colour's name stand for it when the names do not fit.
+SHORT_COLOUR = 2
+
+
+def _screen_table(tiles: Sequence[Tile], short: bool) -> Table:
+    table = Table.grid(padding=(0, 1))
+    table.add_column("kind", style="bold", no_wrap=True)
+    table.add_column("n", justify="right", no_wrap=True)
+    table.add_column("tiles", no_wrap=True)
+    table.add_column("points", justify="right", no_wrap=True)
+    table.add_column("next", style="dim", no_wrap=True)
+    for kind, group in _groups(tiles):
+        n = len(group)
+        chips = Text()
+        for tile in group:
+            colour = str(tile["colour"])
+            chips.append_text(chip(tile, colour[:SHORT_COLOUR] if short else colour))
+        more = f"next +{set_points(n + 1) - set_points(n)}" if n < 6 else "complete"
+        table.add_row(kind, f"×{n}", chips, plural(set_points(n), "pt"), more)
+    return table
+
+
+def colour_legend(tiles: Iterable[Tile]) -> Text:
+    """What the short colour names stand for (those of ``tiles``, in the game's order)."""
+    held = {str(t["colour"]) for t in tiles}
+    names = [c for c in colour_points() if c in held] + sorted(held - set(colour_points()))
+    text = Text()
+    for i, colour in enumerate(names):
+        if i:
+            text.append("  ")
+        text.append_text(chip({"colour": colour}, colour[:SHORT_COLOUR]))
+        text.append(f" {colour}", style="dim")
+    return text
+
+
 def my_screen(view: Mapping[str, Any]) -> RenderableType:
-    """The human's own tiles by kind, with the set points each group would score now."""
+    """The human's own tiles by kind, with the set points each group would score now: the
+    colours spelt out when they fit, else in two letters with a legend."""
     seat = view.get("seat")
     if seat is None:
         return Text("You are watching the bots play.", style="dim")
@@ -413,20 +450,10 @@ def my_screen(view: Mapping[str, Any]) -> RenderableType:
     if not tiles:
         body: RenderableType = Text("No tile yet.", style="dim")
     else:
-        table = Table.grid(padding=(0, 1))
-        table.add_column("kind", style="bold")
-        table.add_column("n", justify="right")
-        table.add_column("tiles")
-        table.add_column("points", justify="right")
-        table.add_column("next", style="dim")
-        for kind, group in _groups(tiles):
-            n = len(group)
-            chips = Text()
-            for tile in group:
-                chips.append_text(chip(tile, str(tile["colour"])[:2]))
-            more = f"next +{set_points(n + 1) - set_points(n)}" if n < 6 else "complete"
-            table.add_row(kind, f"×{n}", chips, plural(set_points(n), "pt"), more)
-        body = table
+        body = FirstFit(
+            Rigid(_screen_table(tiles, short=False)),
+            Group(Rigid(_screen_table(tiles, short=True)), colour_legend(tiles)),
+        )
     sets = sets_total(tiles)
     track = int(me.get("track", 0))
     total = Text()
@@ -448,7 +475,7 @@ def players_table(view: Mapping[str, Any], name: Namer) -> Group:
     table.add_column("Sets", justify="right")
     table.add_column("Now", justify="right")
     current = view.get("current")
-    details: list[Text] = []
+    details: list[RenderableType] = []
     for player in view["players"]:
         p = int(player["seat"])
         tiles = player.get("tiles") or []
@@ -465,21 +492,23 @@ def players_table(view: Mapping[str, Any], name: Namer) -> Group:
         )
         if p == seat:
             continue
-        line = Text()
-        line.append(f"{name(p)}: ", style="bold")
-        for i, (kind, group) in enumerate(_groups(tiles)):
-            if i:
-                line.append(" · ")
+        items: list[Text] = []
+        for kind, group in _groups(tiles):
             n = len(group)
-            line.append(kind + (f" ×{n}" if n > 1 else ""))
+            item = Text(kind + (f" ×{n}" if n > 1 else ""))
             if n > 1:
-                line.append(f"={set_points(n)}", style="dim")
+                item.append(f"={set_points(n)}", style="dim")
+            items.append(item)
         if not tiles:
-            line.append("no tile yet", style="dim")
+            items.append(Text("no tile yet", style="dim"))
         parts = [f"{k} {v}" for k, v in (player.get("track_breakdown") or {}).items() if v]
         if parts:
-            line.append(f"  (track: {', '.join(parts)})", style="dim")
-        details.append(line)
+            items.append(Text(f"(track: {', '.join(parts)})", style="dim"))
+        details.append(Flow(items, head=Text(f"{name(p)}:", style="bold")))
+    if details:
+        details.append(
+            Text("kind ×tiles=set points · track: points the colours scored", style="dim")
+        )
     return Group(table, *details)
 
 

@@ -23,11 +23,13 @@ from arabesque.tui.ali_baba.events import (
     VARIANT_NAMES,
     and_list,
     describe_event,
+    effect_words,
     plural,
     plural_word,
 )
 from arabesque.tui.ali_baba.render import (
     LEGEND,
+    SET_POINTS,
     BoardMarks,
     aside_row,
     cave_info,
@@ -39,8 +41,9 @@ from arabesque.tui.ali_baba.render import (
     players_table,
     tie_break_note,
 )
-from arabesque.tui.app import GameScreen, Mode
+from arabesque.tui.app import GameScreen, Mode, ScrollHint
 from arabesque.tui.decision_panel import Presentation
+from arabesque.tui.help import HelpSection
 from arabesque.tui.session import Session
 
 #: Option texts that take a tile from the cave: a click on the tile picks them.
@@ -82,7 +85,10 @@ class AliBabaScreen(GameScreen):
     AliBabaScreen { layout: vertical; }
     #status { height: auto; padding: 0 1; background: $boost; }
     #body { height: 1fr; layout: horizontal; }
-    #left { width: 66; scrollbar-size-vertical: 1; }
+    #left-wrap { width: 66; }
+    /* A stable gutter: the panels keep their width when the scroll bar comes and goes, so a
+       panel that picks its layout by width does not flip between two. */
+    #left { height: 1fr; scrollbar-size-vertical: 1; scrollbar-gutter: stable; }
     #right { width: 1fr; min-width: 36; }
     .panel { border: round $primary-darken-1; padding: 0 1; height: auto; }
     #cave { width: auto; border: round $accent; padding: 0 1; height: auto; }
@@ -96,7 +102,7 @@ class AliBabaScreen(GameScreen):
        and the table scroll above them. */
     AliBabaScreen.-narrow #body { layout: vertical; }
     AliBabaScreen.-narrow #right { dock: bottom; width: 100%; height: auto; max-height: 60%; }
-    AliBabaScreen.-narrow #left { width: 100%; height: 1fr; }
+    AliBabaScreen.-narrow #left-wrap { width: 100%; height: 1fr; }
     AliBabaScreen.-narrow #players { display: none; }
     AliBabaScreen.-narrow #players-narrow { display: block; }
     AliBabaScreen.-narrow #log { height: 5; min-height: 3; }
@@ -105,25 +111,34 @@ class AliBabaScreen(GameScreen):
 
     MNEMONICS: ClassVar[Mapping[str, str]] = {"pass": "p", "keep lamp": "k", "use yellow": "u"}
 
+    BOARD_SCROLL: ClassVar[str] = "left"
+
     #: Below this many columns the panels stack instead of standing side by side.
     NARROW = 96
     #: Below this many columns the tiles are drawn narrower.
     SMALL_TILES = 130
+    #: From this size on (columns, lines) the tiles are drawn larger: the room is there.
+    LARGE_TILES = (180, 56)
 
-    def __init__(self, session: Session, *, bot_delay: float, window_s: float) -> None:
-        super().__init__(session, bot_delay=bot_delay, window_s=window_s)
+    def __init__(
+        self, session: Session, *, bot_delay: float, window_s: float, assist: bool = False
+    ) -> None:
+        super().__init__(session, bot_delay=bot_delay, window_s=window_s, assist=assist)
         self._half_w = 6
+        self._half_h = 2
 
     # -- layout ----------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Container(id="body"):
-            with VerticalScroll(id="left"):
-                yield CaveBoard(id="cave")
-                yield Static(id="cave-info")
-                yield Static(id="mine", classes="panel")
-                yield Static(id="players-narrow", classes="panel")
+            with Vertical(id="left-wrap"):
+                with VerticalScroll(id="left"):
+                    yield CaveBoard(id="cave")
+                    yield Static(id="cave-info")
+                    yield Static(id="mine", classes="panel")
+                    yield Static(id="players-narrow", classes="panel")
+                yield ScrollHint("left", id="left-hint")
             with Vertical(id="right"):
                 yield self.decision_panel()
                 yield Static(id="players", classes="panel")
@@ -149,13 +164,15 @@ class AliBabaScreen(GameScreen):
         self.advance()
 
     def on_resize(self, event: events.Resize) -> None:
-        width = event.size.width
+        width, height = event.size
         self.set_class(width < self.NARROW, "-narrow")
-        half_w = 6 if width >= self.SMALL_TILES else 5
-        if half_w != self._half_w:
-            self._half_w = half_w
+        large = width >= self.LARGE_TILES[0] and height >= self.LARGE_TILES[1]
+        half_w = 8 if large else 6 if width >= self.SMALL_TILES else 5
+        half_h = 3 if large else 2
+        if (half_w, half_h) != (self._half_w, self._half_h):
+            self._half_w, self._half_h = half_w, half_h
             self.refresh_panels()
-        left = self.query_one("#left")
+        left = self.query_one("#left-wrap")
         if width >= self.NARROW:
             # As wide as the pyramid (its border and padding, and a thin scroll bar).
             cols = self.session.view()["board"]["layers"][0]["cols"]
@@ -183,6 +200,40 @@ class AliBabaScreen(GameScreen):
             for seat in bots:  # several bots show at once
                 s.bot_act(seat)
             self._acted()
+
+    def help_sections(self) -> list[HelpSection]:
+        colours = self.session.state.public_data().tiles.colours
+        effects = tuple((c.name, effect_words(c.name, c.effect)) for c in colours)
+        points = ", ".join(f"{plural(n, 'tile')} {p}" for n, p in enumerate(SET_POINTS) if n)
+        return [
+            HelpSection(
+                "Keys in Ali Baba",
+                (
+                    ("key on a tile", "take that tile (the tiles you may take show a key)"),
+                    ("click a tile", "the same with the mouse"),
+                    ("p", "pass (do not use an optional effect)"),
+                    ("u / k", "use the yellow effect / keep the lamp (Aladdin's lamp)"),
+                ),
+            ),
+            HelpSection(
+                "Ali Baba in short",
+                lines=(
+                    "The treasure lies in a pyramid of tiles seen from above (L1 is the "
+                    "bottom layer). On your turn take one face-up tile you are not forbidden; "
+                    "the tiles it rested on turn face up once nothing else covers them.",
+                    "Every tile has a kind (ring, sword, crown…) and a colour; the colour's "
+                    "magic happens when you take it (below).",
+                    "A white block lasts until the next turn of the player who made it. When "
+                    "every face-up tile is forbidden to you, you may take any of them.",
+                    f"Sets: tiles of one kind score together ({points}); the points the "
+                    "colours scored on the track add to them.",
+                    "Once the last face-down tile is turned up the round is played out (the "
+                    "status line counts the turns left). Most points wins; on a tie, fewer "
+                    "tiles wins.",
+                ),
+            ),
+            HelpSection("The colours' magic", effects),
+        ]
 
     def game_over_reason(self) -> str:
         view = self.session.view()
@@ -267,10 +318,11 @@ class AliBabaScreen(GameScreen):
             tuple(sorted(marks.keys.items())),
             tuple(sorted(marks.recent)),
             self._half_w,
+            self._half_h,
         )
         if self._drawn.get("cave") != board_key:
             self._drawn["cave"] = board_key
-            picture = draw_board(view, marks, half_w=self._half_w)
+            picture = draw_board(view, marks, half_w=self._half_w, half_h=self._half_h)
             board = self.query_one(CaveBoard)
             board.cells = picture.cells
             board.update(picture.text)
@@ -328,7 +380,6 @@ class AliBabaScreen(GameScreen):
             text.append(f"  ·  final round: {plural(left, 'turn')} left", style="bold red")
         elif view.get("current") is not None:
             text.append(f"  ·  {s.name(view['current'])} to play")
-        text.append("  ·  q quits", style="dim")
         return text
 
     # -- the decision panel ------------------------------------------------------------------

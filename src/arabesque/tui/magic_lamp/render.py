@@ -10,13 +10,18 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from arabesque.games.magic_lamp.components import METALS
+from arabesque.tui.decision_panel import FirstFit, Flow, Rigid
 from arabesque.tui.magic_lamp.events import Namer, card_list, plural, race_summary
 
 JEWEL_ORDER = ("bracelet", "ring", "necklace")
+#: The table's short names for jewels, when the words do not fit (the legend says them).
+JEWEL_LETTERS = {"bracelet": "B", "ring": "R", "necklace": "N"}
 SHARED_STYLE = "bold black on yellow"
 
 Card = Mapping[str, Any]
@@ -27,7 +32,11 @@ def _shared(view: Mapping[str, Any]) -> set[int]:
 
 
 def dice_cell(
-    player: Mapping[str, Any], view: Mapping[str, Any], own: bool = False, sep: str = "  "
+    player: Mapping[str, Any],
+    view: Mapping[str, Any],
+    own: bool = False,
+    sep: str = "  ",
+    assist: bool = False,
 ) -> Text:
     """A player's dice: faces once the seat may see them. Before the reveal another seat's
     dice are only "hidden": not even how many are set yet (that would tell who hesitates)."""
@@ -35,9 +44,12 @@ def dice_cell(
     if dice is None:
         return Text("hidden" if view.get("phase") == "setting" else "—", style="dim")
     if not dice:
-        return Text("not set yet" if own else "—", style="dim")
-    # Shared faces stand out only once the race is over: seeing them is the race.
-    shared = _shared(view) if view.get("phase") not in ("setting", "race") else set()
+        return Text("not set" if own else "—", style="dim")
+    # Shared faces stand out only once the race is over: seeing them is the race. The assist
+    # (the player's own choice) shows them during the race too.
+    racing = view.get("phase") == "race"
+    shown = view.get("phase") != "setting" and (assist or not racing)
+    shared = _shared(view) if shown else set()
     out = Text()
     for i, die in enumerate(dice):
         if i:
@@ -48,7 +60,8 @@ def dice_cell(
 
 
 def lamp_cell(seat: int, view: Mapping[str, Any]) -> Text:
-    """What a player did in the lamp race, once the race is resolved."""
+    """What a player did in the lamp race, once the race is resolved: the time, and on a
+    second line what came of it (a narrow column keeps both whole)."""
     result = view.get("race_result")
     if not result:
         return Text("")
@@ -56,14 +69,10 @@ def lamp_cell(seat: int, view: Mapping[str, Any]) -> Text:
     if ms is None:
         return Text("—", style="dim")
     if seat in result.get("mistaken", []):
-        return Text(f"{ms} ms ✗ mistake", style="red")
+        return Text(f"{ms} ms\n✗ mistake", style="red")
     if seat in [r.get("winner") for r in result.get("races", [])]:
-        return Text(f"{ms} ms ★ Genie", style="bold magenta")
+        return Text(f"{ms} ms\n★ Genie", style="bold magenta")
     return Text(f"{ms} ms")
-
-
-def _stone_counts(player: Mapping[str, Any]) -> dict[str, int]:
-    return {k: v for k, v in player.get("stones", {}).items() if v}
 
 
 def _majorities(player: Mapping[str, Any]) -> set[str]:
@@ -72,21 +81,6 @@ def _majorities(player: Mapping[str, Any]) -> set[str]:
         for k, v in player.get("score_breakdown", {}).items()
         if k.startswith("majority_") and v
     }
-
-
-def stones_cell(player: Mapping[str, Any]) -> Text:
-    counts = _stone_counts(player)
-    if not counts:
-        return Text("—", style="dim")
-    best = _majorities(player)
-    out = Text()
-    for i, (stone, n) in enumerate(counts.items()):
-        if i:
-            out.append("\n")
-        out.append(f"{stone} {n}", style="bold" if stone in best else "")
-        if stone in best:
-            out.append("★", style="yellow")
-    return out
 
 
 def _jewels_by_metal(cards: Sequence[Card]) -> dict[str, list[Card]]:
@@ -99,67 +93,137 @@ def _jewels_by_metal(cards: Sequence[Card]) -> dict[str, list[Card]]:
     return by_metal
 
 
-def jewels_cell(player: Mapping[str, Any]) -> Text:
-    by_metal = _jewels_by_metal(player.get("cards", []))
-    if not by_metal:
-        return Text("—", style="dim")
-    sets = player.get("sets", {})
+def card_count(player: Mapping[str, Any]) -> int:
+    """Cards that score a point each: the Sorcerer is no treasure (the final table agrees)."""
+    breakdown = player.get("score_breakdown") or {}
+    if "cards" in breakdown:
+        return int(breakdown["cards"])
+    return sum(1 for c in player.get("cards", []) if c.get("kind") != "sorcerer")
+
+
+def _jewel_cell(player: Mapping[str, Any], metal: str, letters: bool) -> Text:
+    """A player's jewels of one metal: complete sets first, then the loose pieces."""
+    pieces = Counter(
+        str(c["jewel"])
+        for c in player.get("cards", [])
+        if c.get("kind") == "jewel" and c.get("metal") == metal
+    )
+    if not pieces:
+        return Text("·", style="dim")
+    sets = int((player.get("sets") or {}).get(metal, 0))
     out = Text()
-    for i, metal in enumerate(m for m in ("bronze", "silver", "gold") if m in by_metal):
-        if i:
-            out.append("\n")
-        pieces = Counter(c["jewel"] for c in by_metal[metal])
-        words = " ".join(p if n == 1 else f"{p}×{n}" for p, n in pieces.items())
-        out.append(f"{metal} {words}")
-        if sets.get(metal):
-            out.append(" ✓set" if sets[metal] == 1 else f" ✓{sets[metal]} sets", style="green")
+    if sets:
+        out.append("✓set" if sets == 1 else f"✓{sets} sets", style="green")
+    order = sorted(pieces, key=lambda j: (JEWEL_ORDER.index(j) if j in JEWEL_ORDER else 9, j))
+    for piece in order:
+        n = pieces[piece] - sets  # a set takes one of each piece
+        if n <= 0:
+            continue
+        if out:
+            out.append(" ")
+        out.append(JEWEL_LETTERS.get(piece, piece[:1].upper()) if letters else piece)
+        if n > 1:
+            out.append(f"×{n}")
     return out
 
 
-def others_cell(player: Mapping[str, Any]) -> Text:
-    """Talismans (with their stone) and any Sorcerer kept."""
-    words = []
-    for card in player.get("cards", []):
-        if card.get("kind") == "talisman":
-            on = card.get("talisman_on")
-            if on is None:
-                words.append("talisman (unplaced)")
-            else:
-                words.append("talisman alone" if on == "alone" else f"talisman on {on}")
-        elif card.get("kind") == "sorcerer":
-            words.append("Sorcerer")
-    return Text("\n".join(words) if words else "—", style="" if words else "dim")
+def stone_ties(view: Mapping[str, Any]) -> dict[str, tuple[int, list[int]]]:
+    """Stone type -> (count, seats) where two or more players share the most of it: a tie
+    earns nobody the bonus (rulebook, "How do I count my points?")."""
+    players = view.get("players", [])
+    out: dict[str, tuple[int, list[int]]] = {}
+    for stone in (players[0].get("stones") or {}) if players else {}:
+        counts = {int(p["seat"]): int((p.get("stones") or {}).get(stone, 0)) for p in players}
+        top = max(counts.values(), default=0)
+        tied = [seat for seat, n in counts.items() if n == top]
+        if top > 0 and len(tied) > 1:
+            out[stone] = (top, tied)
+    return out
 
 
-def table_panel(view: Mapping[str, Any], name: Namer) -> Table:
-    """The public table: every player's cards, dice (once revealed), race and score."""
-    table = Table(expand=True, show_edge=False, pad_edge=False, header_style="bold")
-    for col in ("Player", "Dice", "Lamp", "Stones", "Jewels", "Talismans", "Cards", "Score"):
-        table.add_column(col, overflow="fold", no_wrap=col in ("Player", "Dice", "Lamp"))
+def _stone_cell(player: Mapping[str, Any], stone: str, tied: bool) -> Text:
+    n = int((player.get("stones") or {}).get(stone, 0))
+    if not n:
+        return Text("·", style="dim")
+    if stone in _majorities(player):
+        return Text.assemble((str(n), "bold"), ("★", "yellow"))
+    if tied:
+        return Text.assemble(str(n), ("=", "yellow"))
+    return Text(str(n))
+
+
+def _talisman_cell(player: Mapping[str, Any]) -> Text:
+    n = sum(1 for c in player.get("cards", []) if c.get("kind") == "talisman")
+    return Text(str(n)) if n else Text("·", style="dim")
+
+
+def _matrix(view: Mapping[str, Any], name: Namer, letters: bool, assist: bool) -> Group:
+    """The table with a column per player and a row per thing to compare: its height does
+    not grow with the cards held, so the cave below stays in sight late in the game."""
+    players = view.get("players", [])
     me = view.get("seat")
-    for player in view.get("players", []):
+    over = view.get("is_over")
+    table = Table(
+        box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, header_style="bold", expand=False
+    )
+    table.add_column("", style="bold", no_wrap=True)
+    for player in players:
         seat = player["seat"]
-        who = Text(name(seat), style="bold cyan" if seat == me else "bold")
+        head = Text(name(seat), style="bold cyan" if seat == me else "bold")
         if player.get("ring"):
-            who.append(" ◎ring", style="yellow")
-        if seat in view.get("to_act", []) and not view.get("is_over"):
-            who.append(" ◀", style="bold yellow")
-        table.add_row(
-            who,
-            dice_cell(player, view, own=seat == me, sep="\n"),
-            lamp_cell(seat, view),
-            stones_cell(player),
-            jewels_cell(player),
-            others_cell(player),
-            str(len(player.get("cards", []))),
-            Text(str(player.get("score", 0)), style="bold"),
+            head.append("◎", style="yellow")
+        if seat in view.get("to_act", []) and not over:
+            head.append(" ◀", style="bold yellow")
+        table.add_column(head, no_wrap=True)
+
+    def row(label: str, cells: Sequence[RenderableType], style: str = "") -> None:
+        table.add_row(Text(label, style=style), *cells)
+
+    row("dice", [dice_cell(p, view, own=p["seat"] == me, sep="\n", assist=assist) for p in players])
+    if view.get("race_result"):
+        row("lamp race", [lamp_cell(p["seat"], view) for p in players])
+    stone_types = list((players[0].get("stones") or {}) if players else [])
+    ties = stone_ties(view)
+    for stone in stone_types:
+        tied = ties.get(stone, (0, []))[1]
+        row(stone, [_stone_cell(p, stone, p["seat"] in tied) for p in players])
+    row("talismans", [_talisman_cell(p) for p in players])
+    for metal in METALS:
+        row(f"{metal} jewels", [_jewel_cell(p, metal, letters) for p in players])
+    if any(c.get("kind") == "sorcerer" for p in players for c in p.get("cards", [])):
+        row(
+            "Sorcerer",
+            [
+                Text("drew it", style="red")
+                if any(c.get("kind") == "sorcerer" for c in p.get("cards", []))
+                else Text("")
+                for p in players
+            ],
         )
-    return table
+    row("cards", [Text(str(card_count(p))) for p in players])
+    row("score", [Text(str(p.get("score", 0)), style="bold") for p in players], style="bold")
+    legend = ["stones count the talismans on them", "★ most of a stone: +5"]
+    if ties:
+        legend.append("= tied for most: no bonus")
+    if letters:
+        legend.append("B bracelet, R ring, N necklace")
+    legend.append("✓set: complete set (protected)")
+    if any(p.get("ring") for p in players):
+        legend.append("◎ magic ring")
+    # Whole items per line: a key never parted from its meaning by the wrap.
+    return Group(Rigid(table), Flow([Text(i, style="dim") for i in legend], sep="   ", indent=0))
 
 
-def _grouped(cards: Sequence[Card]) -> str:
+def table_panel(view: Mapping[str, Any], name: Namer, assist: bool = False) -> FirstFit:
+    """The public table: every player's dice (once revealed), race, stones, jewels, cards and
+    score, side by side. Jewels are spelt out when there is room, else in letters with a
+    legend; nothing is ever cut in the middle of a word."""
+    return FirstFit(_matrix(view, name, False, assist), _matrix(view, name, True, assist))
+
+
+def _grouped(cards: Sequence[Card]) -> list[Text]:
     counts = Counter(card_list([c]) for c in cards)
-    return ", ".join(n if k == 1 else f"{n} ×{k}" for n, k in counts.items()) or "empty"
+    return [Text(n if k == 1 else f"{n} ×{k}") for n, k in counts.items()]
 
 
 def cave_panel(view: Mapping[str, Any]) -> Group:
@@ -196,8 +260,10 @@ def cave_panel(view: Mapping[str, Any]) -> Group:
             style="dim",
         )
     discard = view.get("discard", [])
-    discard_line = Text.assemble(
-        ("Discard pile: ", "bold"), f"{len(discard)} — ", _grouped(discard)
+    discard_line = Flow(
+        _grouped(discard) or [Text("empty", style="dim")],
+        sep=", ",
+        head=Text.assemble(("Discard pile: ", "bold"), f"{len(discard)} —"),
     )
     parts: list[RenderableType] = [table, lamp_line, discard_line]
     if view.get("cave_closed") and not view.get("is_over"):
@@ -221,7 +287,7 @@ def _breakdown_text(breakdown: Mapping[str, int]) -> str:
         else:
             label = words.get(key, key)
         parts.append(f"{value} {label}")
-    return " + ".join(parts) if parts else "0"
+    return " + ".join(parts)
 
 
 def board_panel(view: Mapping[str, Any]) -> Group:
@@ -303,14 +369,12 @@ def board_panel(view: Mapping[str, Any]) -> Group:
     if me.get("ward"):
         lines.append(Text(f"This turn the first {plural(me['ward'], 'scorpion')} are ignored."))
 
-    breakdown = me.get("score_breakdown", {})
-    lines.append(
-        Text.assemble(
-            ("Score: ", "bold"),
-            (str(me.get("score", 0)), "bold"),
-            f" = {_breakdown_text(breakdown)}",
-        )
-    )
+    score = Text.assemble(("Score: ", "bold"), (str(me.get("score", 0)), "bold"))
+    # "Score: 0 = 0" says nothing: the sum only when something adds up to it.
+    parts = _breakdown_text(me.get("score_breakdown", {}))
+    if parts:
+        score.append(f" = {parts}")
+    lines.append(score)
     return Group(*lines)
 
 

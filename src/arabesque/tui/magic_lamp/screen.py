@@ -6,7 +6,8 @@ their own because the game's look needs it. The secret die setting is a chest, t
 then Enter (or the buttons). The lamp race is a real key press: the one thing the screen
 measures itself is the time from the moment the dice are on screen to the space bar, which
 becomes ``rub <ms>``; it never lists the race's options, and it never says whether a face is
-shared (seeing it in time is the race).
+shared (seeing it in time is the race) unless the player asked for the assist (F2, off by
+default), which points the shared faces out.
 """
 
 from __future__ import annotations
@@ -19,20 +20,23 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Button, Footer, RichLog, Static
 
 from arabesque.games.magic_lamp import actions as A
-from arabesque.games.magic_lamp.components import CHESTS
-from arabesque.tui.app import GameScreen, Mode
-from arabesque.tui.decision_panel import Presentation
+from arabesque.games.magic_lamp.components import CHESTS, METALS
+from arabesque.tui.app import GameScreen, Mode, ScrollHint
+from arabesque.tui.decision_panel import Flow, Presentation
+from arabesque.tui.help import HelpSection
 from arabesque.tui.magic_lamp.events import card_list, describe_event, plural
 from arabesque.tui.magic_lamp.render import (
     board_panel,
     cave_panel,
     dice_cell,
     race_result_text,
+    stone_ties,
     table_panel,
 )
 from arabesque.tui.session import Session
@@ -54,20 +58,33 @@ class MagicLampScreen(GameScreen):
     MagicLampScreen { layout: vertical; }
     #status { height: auto; padding: 0 1; background: $boost; }
     #body { height: 1fr; }
-    #board-col { width: 3fr; }
-    #side { width: 2fr; min-width: 44; }
+    #board-wrap { width: 3fr; }
+    /* A stable gutter: the panels keep their width when the scroll bar comes and goes, so the
+       table does not flip between its two layouts. */
+    #board-col { height: 1fr; scrollbar-size-vertical: 1; scrollbar-gutter: stable; }
+    #side { width: 2fr; min-width: 44; max-width: 72; }
     .panel { border: round $primary-darken-1; padding: 0 1; height: auto; }
     #mine { border: round $accent; }
     #picker { height: auto; }
     #picker > Horizontal { height: auto; }
     #picker Button { margin: 0 1 0 0; min-width: 5; }
     #log { height: 1fr; border: round $primary-darken-1; }
-    /* Narrow terminals: your move and a short log on top, the board scrolls below. */
-    MagicLampScreen.-narrow #side { dock: top; width: 100%; height: auto; min-width: 0; }
-    MagicLampScreen.-narrow #board-col { width: 100%; }
+    /* Narrow terminals: your move and a short log on top, the board scrolls below (a line
+       under it says what is out of sight and that PgDn brings it). */
+    MagicLampScreen.-narrow #side {
+        dock: top; width: 100%; height: auto; min-width: 0; max-width: 100%;
+    }
+    MagicLampScreen.-narrow #board-wrap { width: 100%; }
     MagicLampScreen.-narrow #log { height: 6; }
     MagicLampScreen.-narrow #choices { max-height: 8; }
+    /* Short terminals: the keys say what the die buttons do (the mouse can wait). */
+    MagicLampScreen.-short #picker { display: none; }
+    MagicLampScreen.-short.-narrow #log { height: 5; }
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "toggle_assist", "Assist", key_display="F2"),
+    ]
 
     MNEMONICS: ClassVar[Mapping[str, str]] = {
         "accept": "a",
@@ -76,11 +93,17 @@ class MagicLampScreen(GameScreen):
         "stop": "s",
     }
 
+    BOARD_SCROLL: ClassVar[str] = "board-col"
+
     #: Below this many columns the panels stack instead of standing side by side.
     NARROW = 120
+    #: Below this many lines the die buttons and the setting's rule line are left out.
+    SHORT = 32
 
-    def __init__(self, session: Session, *, bot_delay: float, window_s: float) -> None:
-        super().__init__(session, bot_delay=bot_delay, window_s=window_s)
+    def __init__(
+        self, session: Session, *, bot_delay: float, window_s: float, assist: bool = False
+    ) -> None:
+        super().__init__(session, bot_delay=bot_delay, window_s=window_s, assist=assist)
         # die setting
         self._pick_chest: str | None = None
         self._pick_face: int | None = None
@@ -99,10 +122,12 @@ class MagicLampScreen(GameScreen):
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         with Horizontal(id="body"):
-            with VerticalScroll(id="board-col"):
-                yield Static(id="mine", classes="panel")
-                yield Static(id="table", classes="panel")
-                yield Static(id="cave", classes="panel")
+            with Vertical(id="board-wrap"):
+                with VerticalScroll(id="board-col"):
+                    yield Static(id="mine", classes="panel")
+                    yield Static(id="table", classes="panel")
+                    yield Static(id="cave", classes="panel")
+                yield ScrollHint("board-col", id="board-hint")
             with Vertical(id="side"):
                 yield self.decision_panel()
                 with Vertical(id="picker"):
@@ -136,6 +161,81 @@ class MagicLampScreen(GameScreen):
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < self.NARROW, "-narrow")
+        short = event.size.height < self.SHORT
+        if short != self.has_class("-short"):
+            self.set_class(short, "-short")
+            self.refresh_panels()  # the die buttons and the setting's rule line come and go
+
+    # -- help and the assist -----------------------------------------------------------------
+
+    def action_toggle_assist(self) -> None:
+        self.assist = not self.assist
+        state = "on: the lamp race shows which faces are shared" if self.assist else "off"
+        self.write_log(Text(f"Assist {state}.", style="bold yellow"))
+        self._drawn.clear()  # every panel that shows dice is drawn again
+        self.refresh_panels()
+
+    def help_sections(self) -> list[HelpSection]:
+        comp = self.session.state.public_data()
+        bonus = ", ".join(f"{m} {b}" for m, b in zip(METALS, comp.set_bonus, strict=True))
+        stones = ", ".join(comp.stone_types)
+        window = f"{self.window_s:g}"
+        return [
+            HelpSection(
+                "Keys in Magic Lamp",
+                (
+                    ("b s g, 1-6", "set your die: a chest, then a face (Esc starts over)"),
+                    ("Enter", "confirm the die (the buttons do the same with the mouse)"),
+                    ("Space", "rub the lamp, in the race after the dice are revealed"),
+                    ("n", f"do not rub (after {window} s the race closes by itself: no rub)"),
+                    ("a / r", "keep the wish / refuse it and wish again"),
+                    ("d / s", "draw another card / stop and keep what you drew"),
+                    ("F2", "assist on/off (now " + ("on" if self.assist else "off") + "): "
+                     "the race shows which faces are shared"),
+                ),
+            ),
+            HelpSection(
+                "Magic Lamp in short",
+                lines=(
+                    "Everyone sets a die in secret: the chest it goes on (bronze, silver or "
+                    "gold) and the face, which is how many cards you may draw there.",
+                    "The dice are shown together. When your face is the same as another "
+                    "player's, race to rub the lamp (Space): the quickest on each shared face "
+                    "summons the Genie. Rubbing when no one shares your face angers the "
+                    "Genie: an opponent you name takes a card from you.",
+                    "The Genie grants a wish: a Lamp card. Refuse it and the next one comes; "
+                    "the third must be kept.",
+                    "The chests are searched bronze, then silver, then gold. Only the lowest "
+                    "die on a chest that no one else shares searches it, one card at a time. "
+                    "If the scorpions on what you drew reach your die's face, you lose all "
+                    "you drew there; stop whenever you like.",
+                    f"Points: 1 per card, a bonus per complete set of bracelet, ring and "
+                    f"necklace of one metal ({bonus}), and 5 for holding strictly the most of "
+                    f"a stone ({stones}); a talisman counts as the stone it is placed on. A "
+                    "tie for the most gives no bonus. Talismans and complete sets cannot be "
+                    "taken from you.",
+                    "Each chest hides a Sorcerer near its bottom. Whoever draws one closes "
+                    "the cave: the game ends after that turn. The Sorcerer scores nothing.",
+                ),
+            ),
+        ]
+
+    def breakdown_label(self, key: str) -> str:
+        """The final table's headings in the words of the treasure panel ("most ruby")."""
+        if key.startswith("majority_"):
+            return f"most {key.removeprefix('majority_')}"
+        if key.startswith("set_"):
+            return f"{key.removeprefix('set_')} set"
+        return "magic ring" if key == "ring" else key.replace("_", " ")
+
+    def game_over_notes(self) -> list[str]:
+        name = self.session.name
+        notes = []
+        for stone, (count, seats) in stone_ties(self.session.view()).items():
+            who = [name(p) for p in seats]
+            both = ", ".join(who[:-1]) + " and " + who[-1]
+            notes.append(f"Most {stone}: tie — no bonus ({both} have {count} each).")
+        return notes
 
     # -- driving the game ------------------------------------------------------------------
 
@@ -317,7 +417,9 @@ class MagicLampScreen(GameScreen):
         name = self.session.name
         seat = view["seat"]
         flags = (view["turn"], view["phase"], view["is_over"], view["cave_closed"])
-        self._update("status", (flags, view["my_precious"]), lambda: self._status_text(view))
+        self._update(
+            "status", (flags, view["my_precious"], self.assist), lambda: self._status_text(view)
+        )
         self._update(
             "mine",
             (flags, view["shared_faces"], None if seat is None else view["players"][seat]),
@@ -325,15 +427,24 @@ class MagicLampScreen(GameScreen):
         )
         self._update(
             "table",
-            (flags, view["players"], view["shared_faces"], view["race_result"], view["to_act"]),
-            lambda: table_panel(view, name),
+            (
+                flags,
+                view["players"],
+                view["shared_faces"],
+                view["race_result"],
+                view["to_act"],
+                self.assist,
+            ),
+            lambda: table_panel(view, name, assist=self.assist),
         )
         self._update(
             "cave",
             (flags, view["chests"], view["lamp_pile"], view["discard"]),
             lambda: cave_panel(view),
         )
-        self.query_one("#picker").display = self.mode is Mode.CHOICE and self._kind() == SET_DIE
+        self.query_one("#picker").display = (
+            self.mode is Mode.CHOICE and self._kind() == SET_DIE and not self.has_class("-short")
+        )
 
     def describe_event(self, event: Mapping[str, Any]) -> RenderableType | None:
         return describe_event(event, self.session.name)
@@ -350,7 +461,8 @@ class MagicLampScreen(GameScreen):
             text.append("  ·  GAME OVER", style="bold red")
         elif view.get("cave_closed"):
             text.append("  ·  the cave is closed: last turn!", style="bold red")
-        text.append("  ·  q quits", style="dim")
+        if self.assist:
+            text.append("  ·  assist on (F2)", style="yellow")
         return text
 
     # -- the decision panel ------------------------------------------------------------------
@@ -358,6 +470,8 @@ class MagicLampScreen(GameScreen):
     def panel_state(self) -> Hashable:
         left = self._race_left()
         return (
+            self.assist,
+            self.has_class("-short"),
             self._pick_chest,
             self._pick_face,
             self._pick_error,
@@ -482,26 +596,29 @@ class MagicLampScreen(GameScreen):
             lines.append(Text("b/s/g = chest · 1-6 = face · Enter = confirm", style="dim"))
         if self._pick_error:
             lines.append(Text(self._pick_error, style="bold red"))
-        lines.append(
-            Text(
-                "The lowest untied die on a chest searches it; equal faces between players "
-                "start a lamp race.",
-                style="dim",
+        if not self.has_class("-short"):  # on a short terminal the help (?) says it
+            lines.append(
+                Text(
+                    "The lowest untied die on a chest searches it; equal faces between "
+                    "players start a lamp race.",
+                    style="dim",
+                )
             )
-        )
         return Group(*lines)
 
     def _race_details(self, view: Mapping[str, Any]) -> RenderableType:
         # Whether a face is shared is for the player to see on the table: saying it here
         # would take the race away.
         # Every die, here too: on a small terminal the table may be out of sight.
-        dice = Text()
+        dice = []
         for player in view["players"]:
-            if dice:
-                dice.append(" · ")
-            dice.append(f"{self.session.name(player['seat'])} ", style="bold")
-            dice.append(dice_cell(player, view, sep=" + "))
-        lines: list[RenderableType] = [dice]
+            one = Text(f"{self.session.name(player['seat'])} ", style="bold")
+            one.append_text(dice_cell(player, view, sep=" + ", assist=self.assist))
+            dice.append(one)
+        # A wrap never parts a name from its dice.
+        lines: list[RenderableType] = [Flow(dice, sep="   ", indent=0)]
+        if self.assist:
+            lines.append(self._assist_line(view))
         lines.append(Text("SPACE = rub the lamp · n = don't rub", style="bold"))
         lines.append(
             Text("The fastest rub on a shared face wins; a rub without one angers the Genie.")
@@ -510,6 +627,33 @@ class MagicLampScreen(GameScreen):
         if left is not None:
             lines.append(Text(f"The window closes in {left:.1f} s", style="dim"))
         return Group(*lines)
+
+    def _assist_line(self, view: Mapping[str, Any]) -> Text:
+        """The race's answer, for a player who asked for it: whether a face of theirs is
+        shared, and with whom."""
+        shared = set(view.get("shared_faces") or [])
+        seat = view.get("seat")
+        if seat is None:
+            return Text("")
+        mine = {int(d["face"]) for d in view["players"][seat].get("dice") or []}
+        faces = sorted(mine & shared)
+        if not faces:
+            return Text(
+                "Assist: no face of yours is shared — a rub would anger the Genie.",
+                style="bold yellow",
+            )
+        who = sorted(
+            {
+                self.session.name(p["seat"])
+                for p in view["players"]
+                if p["seat"] != seat and any(d["face"] in faces for d in p.get("dice") or [])
+            }
+        )
+        shown = " and ".join(str(f) for f in faces)
+        return Text(
+            f"Assist: your {shown} is shared with {' and '.join(who)} — rub!",
+            style="bold yellow",
+        )
 
     def _last_wish_card(self, view: Mapping[str, Any]) -> Mapping[str, Any] | None:
         for event in reversed(view["log"]):
