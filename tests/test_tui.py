@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from rich.style import Style
 from textual import events
 from textual.widget import Widget
-from textual.widgets import OptionList, RichLog
+from textual.widgets import DataTable, OptionList, RichLog
 
 from arabesque.agents.base import Agent, Observation
+from arabesque.agents.random_agent import RandomAgent
 from arabesque.agents.registry import make_agent
 from arabesque.core.game import GameState
 from arabesque.core.registry import get_game
@@ -33,10 +35,12 @@ from arabesque.tui.magic_lamp.render import (
     board_panel,
     cave_panel,
     dice_cell,
+    stone_ties,
     table_panel,
 )
 from arabesque.tui.magic_lamp.screen import MagicLampScreen
 from arabesque.tui.play import build_app, human_seat, main
+from arabesque.tui.session import Session
 
 SIZE = (160, 50)
 WINDOW = 0.3  # seconds: a short lamp-race window keeps the tests fast
@@ -75,6 +79,10 @@ async def settle(pilot: Any) -> None:
     without ``pilot.pause``'s sleeps until the CPU idles (they make whole games slow)."""
     for _ in range(3):  # a key hops from the app to the screen to the focused widget
         await pilot._wait_for_screen()
+    # Twice: a redraw may change the layout once more (a hint line that comes or goes, a
+    # panel that grows), and the second pass lays that out.
+    pilot.app.screen._on_timer_update()
+    await pilot._wait_for_screen()
     pilot.app.screen._on_timer_update()
 
 
@@ -414,14 +422,20 @@ async def test_the_screen_before_the_reveal_does_not_depend_on_the_bots_dice() -
     assert low == high
 
 
-async def _screen_in_the_race(setting: str) -> list[str]:
+Segments = list[tuple[str, str]]
+
+
+async def _screen_in_the_race(setting: str, assist: bool = False) -> list[Segments]:
     """The whole screen while the race window is open (you: gold 3 and silver 5), with the
-    bot's first die written out of it."""
+    bot's first die written out of it: every line as its pieces of text and their styles, so
+    a highlight gives a face away as surely as a word would."""
     app = scripted_app(setting, None)
     async with app.run_test(size=SIZE) as pilot:
         screen = game(app)
         screen.clock = lambda: 0.0  # the countdown reads the same in both games
         await pilot.pause()
+        if assist:
+            await pilot.press("f2")
         await pilot.press("g", "3", "enter", "s", "5", "enter")
         for _ in range(50):  # the clock starts once the dice are on screen
             if "The window closes in 5.0 s" in panel(app, "prompt"):
@@ -431,18 +445,66 @@ async def _screen_in_the_race(setting: str) -> list[str]:
         assert "The window closes in 5.0 s" in panel(app, "prompt")
         bot_die = setting.removeprefix("set ")
         return [
-            line.text.replace(bot_die, "<bot die>")
+            [(seg.text.replace(bot_die, "<bot die>"), str(seg.style)) for seg in line]
             for line in Snapshot(app).lines
             if "▍" not in line.text and "▊" not in line.text
         ]
 
 
+def is_highlight(style: str) -> bool:
+    """Whether a piece of the screen is drawn as a shared face (``SHARED_STYLE``'s colour)."""
+    bgcolor = Style.parse(SHARED_STYLE).bgcolor
+    return bgcolor is not None and style.endswith(f" on {bgcolor.name}")
+
+
+def _text(screen: list[Segments]) -> str:
+    return "\n".join("".join(text for text, _ in line) for line in screen)
+
+
 async def test_the_race_does_not_say_whether_a_face_is_shared() -> None:
-    # Seeing a shared face in time is the race: the screen reads the same either way.
+    # Seeing a shared face in time is the race: the screen reads the same either way, in
+    # its words and in its colours (no face stands out before the race is resolved).
     shared = await _screen_in_the_race("set bronze 3")  # your gold 3 is shared
     apart = await _screen_in_the_race("set bronze 4")  # nothing is shared
     assert shared == apart
-    assert any("<bot die>" in line for line in shared)
+    assert "<bot die>" in _text(shared)
+    assert not any(is_highlight(style) for line in shared for _, style in line)
+
+
+async def test_the_assist_points_out_shared_faces_when_asked() -> None:
+    """F2 (the player's own choice) turns the assist on: the race then says whether a face of
+    yours is shared and highlights the shared faces."""
+    shared = await _screen_in_the_race("set bronze 3", assist=True)
+    apart = await _screen_in_the_race("set bronze 4", assist=True)
+    text = " ".join(_text(shared).split())
+    assert "Assist: your 3 is shared with Bot 1 — rub!" in text
+    assert "assist on (F2)" in text
+    highlighted = {text for line in shared for text, style in line if is_highlight(style)}
+    assert {"gold 3", "<bot die>"} <= highlighted
+    assert "no face of yours is shared" in " ".join(_text(apart).split())
+    assert shared != apart
+
+
+async def test_assist_is_off_by_default_and_f2_toggles_it() -> None:
+    app = scripted_app("set bronze 3", rub_ms=None)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = game(app)
+        assert screen.assist is False and "assist" not in panel(app, "status")
+        assert "F2 Assist" in Snapshot(app).lines[-1].text  # the footer shows the key
+        await pilot.press("f2")
+        assert screen.assist is True and "assist on (F2)" in panel(app, "status")
+        assert any("Assist on" in line for line in log_lines(app))
+        await pilot.press("f2")
+        assert screen.assist is False and "assist" not in panel(app, "status")
+    # The application takes the setting (for a command-line flag) and hands it on.
+    spec = get_game("magic-lamp")
+    state = spec.new_game(spec.make_params(num_players=2), seed=1)
+    session = Session(state, {1: Scripted("set bronze 3", None)}, 0)
+    app = ArabesqueApp(session, bot_delay=0, window_s=5.0, assist=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert game(app).assist is True
 
 
 def test_shared_faces_stand_out_only_once_the_race_is_over() -> None:
@@ -578,6 +640,61 @@ def test_every_event_and_panel_renders_in_random_games() -> None:
     ):
         line = describe_event(event, _name)
         assert line is not None and event["kind"] not in line.plain
+
+
+def test_score_and_cards_say_only_what_is_so() -> None:
+    """No "Score: 0 = 0"; the card count leaves the Sorcerer out, as the final table does,
+    and the Sorcerer has a row of its own, not a place among the talismans."""
+    empty = {
+        "seat": 0,
+        "phase": "setting",
+        "players": [{"seat": 0, "cards": [], "stones": {}, "sets": {}, "dice": [], "score": 0,
+                     "score_breakdown": {"cards": 0, "majority_ruby": 0}}],
+    }  # fmt: skip
+    console = Console(width=100, file=io.StringIO(), record=True)
+    console.print(board_panel(empty))
+    text = console.export_text()
+    assert "Score: 0" in text and "=" not in text.split("Score:")[1]
+    spec = get_game("magic-lamp")
+    agents = [make_agent("random", spec.id, 80 + p) for p in range(5)]
+    state = play_game(spec, spec.make_params(num_players=5), agents, seed=8)
+    view = state.view(None)
+    holder = next(
+        p["seat"] for p in view["players"] if any(c["kind"] == "sorcerer" for c in p["cards"])
+    )
+    console = Console(width=200, file=io.StringIO(), record=True)
+    console.print(table_panel(view, _name))
+    rows = {line.split()[0]: line.split()[1:] for line in console.export_text().splitlines()
+            if line.strip()}  # fmt: skip
+    cards = [int(n) for n in rows["cards"]]
+    assert cards == [s.breakdown["cards"] for s in state.scores()]
+    assert cards[holder] == len(view["players"][holder]["cards"]) - 1
+    assert rows["Sorcerer"] == ["drew", "it"]
+    talismans = [sum(c["kind"] == "talisman" for c in p["cards"]) for p in view["players"]]
+    assert rows["talismans"] == [str(n) if n else "·" for n in talismans]
+
+
+async def test_the_final_table_says_why_a_majority_is_missing_and_fits_80x24() -> None:
+    spec = get_game("magic-lamp")
+    agents = [make_agent("random", spec.id, 80 + p) for p in range(5)]
+    state = play_game(spec, spec.make_params(num_players=5), agents, seed=8)
+    ties = stone_ties(state.view(None))
+    assert ties  # the seed was chosen for a tie
+    session = Session(state, {p: RandomAgent(p) for p in range(5)}, None)
+    app = ArabesqueApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        text = " ".join(Snapshot(app).text.replace("║", " ").split())
+        names = app.session.names
+        for stone, (count, seats) in ties.items():
+            assert f"Most {stone}: tie — no bonus" in text
+            assert f"{names[seats[-1]]} have {count} each" in " ".join(app.screen.notes)
+            assert f"majority_{stone}" not in app.screen.table_rows()[0]  # nobody scored it
+        table = app.screen.query_one(DataTable)
+        assert table.region.right <= 80
+        assert table.virtual_size.width <= table.scrollable_content_region.width  # no scroll
+        assert "most" in text  # headings in the treasure panel's words
 
 
 class Broken(Agent):

@@ -11,6 +11,7 @@ screen.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -81,6 +82,10 @@ async def settle(pilot: Any, draw: bool = True) -> None:
     for _ in range(3):
         await pilot._wait_for_screen()
     if draw:
+        # Twice: a redraw may change the layout once more (a hint line that comes or goes, a
+        # panel that grows), and the second pass lays that out.
+        pilot.app.screen._on_timer_update()
+        await pilot._wait_for_screen()
         pilot.app.screen._on_timer_update()
 
 
@@ -713,6 +718,29 @@ def test_every_event_and_panel_renders_in_random_games() -> None:
         view = state.view(0)
         console.print(tie_break_note(view, _name))
     assert kinds >= ALL_EVENTS, ALL_EVENTS - kinds
+
+
+def test_colours_are_spelt_out_or_explained() -> None:
+    """Your screen names the tiles' colours in full where they fit; where they do not, the
+    two-letter names come with a legend (a new player could not tell "pi br wh")."""
+    state = SPEC.new_game(SPEC.make_params(num_players=2), seed=3)
+    view = state.view(0)
+    up = [p["tile"] for p in view["board"]["places"] if p["state"] == "face_up"]
+    view["players"][0]["tiles"] = up[:5]
+    colours = {t["colour"] for t in up[:5]}
+
+    def shown(width: int) -> str:
+        out = io.StringIO()
+        Console(width=width, file=out).print(my_screen(view))
+        return out.getvalue()
+
+    wide = shown(100)
+    for colour in colours:
+        assert re.search(rf"\b{colour}\b", wide)
+    narrow = shown(34)
+    assert max(len(line) for line in narrow.splitlines()) <= 34
+    for colour in colours:
+        assert f" {colour[:2]} " in narrow and re.search(rf"\b{colour}\b", narrow)  # legend
 
 
 def test_uncovered_counts_match_the_engine() -> None:

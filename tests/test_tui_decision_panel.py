@@ -8,6 +8,7 @@ with more than nine options, answered with a key past 9.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -159,6 +160,8 @@ async def test_every_option_is_reachable_by_key_arrows_or_mouse() -> None:
         unkeyed = [r for r in rows if r.key is None]
         assert len(keyed) == 9 + 24 + 1  # 1-9, the letters but p and q, and p for pass
         assert f"{len(unkeyed)} more below the last key: scroll" in text
+        # The list's border says options are out of sight, and which way.
+        assert "▼ more below (↑/↓)" in text and "▲ more above" not in text
         # Every key picks its option, letters past 9 included.
         for row in keyed:
             await pilot.press(row.key or "")
@@ -170,6 +173,7 @@ async def test_every_option_is_reachable_by_key_arrows_or_mouse() -> None:
         await pilot.pause()
         assert screen.chosen[-1] == rows[-1].action
         assert choices.scroll_offset.y > 0
+        assert "▲ more above (↑/↓)" in words(screen_text(app))
         await pilot.press("up", "up", "up", "enter")  # past the side actions' heading
         await pilot.pause()
         assert screen.chosen[-1] == unkeyed[-3].action
@@ -224,6 +228,10 @@ async def answer_past_nine(state: GameState) -> None:
         for row in rows[:5]:  # the first ones are in sight
             assert f"{row.key} {row.label}" in text
             assert row.label == labels[row.action]
+        for row in rows:
+            # The core's words only: no internal card or tile ids ("ruby (card 79)").
+            assert not re.search(r"\bcard \d+|\bid\b|#\d+", row.label), row.label
+            assert not re.search(r"\b\d{2,}\b", row.label), row.label
         row = rows[9]
         assert row.key is not None and row.key.isalpha()
         before = len(state.history)

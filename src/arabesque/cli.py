@@ -571,58 +571,29 @@ class _Parser(argparse.ArgumentParser):
 # allows.
 
 
-def _whole(text: str, allowed: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
+def _numeric_type(
+    parse: Callable[[str], float], allowed: str, ok: Callable[[float], bool]
+) -> Callable[[str], Any]:
+    """An argparse type: ``parse`` the text, then refuse it unless ``ok`` (nan and inf parse
+    as floats, but no option means them)."""
+
+    def convert(text: str) -> Any:
+        try:
+            value = parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
+        if not math.isfinite(value) or not ok(value):
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text}")
+        return value
+
+    return convert
 
 
-def _number(text: str, allowed: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
-    if not math.isfinite(value):  # nan and inf parse, but no option means them
-        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
-    return value
-
-
-def _integer(text: str) -> int:
-    """Any whole number (seeds)."""
-    return _whole(text, "a whole number")
-
-
-def _positive_int(text: str) -> int:
-    allowed = "a whole number of at least 1"
-    value = _whole(text, allowed)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    allowed = "a whole number, 0 or more"
-    value = _whole(text, allowed)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text}")
-    return value
-
-
-def _positive_seconds(text: str) -> float:
-    allowed = "a number of seconds greater than 0"
-    value = _number(text, allowed)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text}")
-    return value
-
-
-def _non_negative_seconds(text: str) -> float:
-    allowed = "a number of seconds, 0 or more"
-    value = _number(text, allowed)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text}")
-    return value
+_integer = _numeric_type(int, "a whole number", lambda v: True)  # seeds
+_positive_int = _numeric_type(int, "a whole number of at least 1", lambda v: v >= 1)
+_non_negative_int = _numeric_type(int, "a whole number, 0 or more", lambda v: v >= 0)
+_positive_seconds = _numeric_type(float, "a number of seconds greater than 0", lambda v: v > 0)
+_non_negative_seconds = _numeric_type(float, "a number of seconds, 0 or more", lambda v: v >= 0)
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:

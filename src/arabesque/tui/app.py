@@ -453,6 +453,7 @@ class LogScreen(ModalScreen[None]):
             log.write(line)
         log.focus()  # its own keys scroll it
 
+
 def breakdown_columns(scores: Sequence[Score]) -> list[str]:
     """Breakdown keys worth a column: in the games' order, those nonzero for someone."""
     keys: list[str] = []

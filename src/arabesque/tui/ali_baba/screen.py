@@ -101,12 +101,17 @@ class AliBabaScreen(GameScreen):
     /* Narrow terminals: your move and a short log stay at the bottom; the cave, your screen
        and the table scroll above them. */
     AliBabaScreen.-narrow #body { layout: vertical; }
-    AliBabaScreen.-narrow #right { dock: bottom; width: 100%; height: auto; max-height: 60%; }
+    /* A set height, the log taking what the decision leaves: with an auto height the log
+       was pushed below the screen, its last lines and its F3 hint out of sight. */
+    AliBabaScreen.-narrow #right { dock: bottom; width: 100%; height: 60%; }
     AliBabaScreen.-narrow #left-wrap { width: 100%; height: 1fr; }
     AliBabaScreen.-narrow #players { display: none; }
     AliBabaScreen.-narrow #players-narrow { display: block; }
-    AliBabaScreen.-narrow #log { height: 5; min-height: 3; }
+    AliBabaScreen.-narrow #log { height: 1fr; min-height: 2; }
     AliBabaScreen.-narrow #choices { max-height: 9; }
+    /* Short and narrow: a shorter list (it says when more options are below), so the log
+       keeps its border and its F3 hint. */
+    AliBabaScreen.-narrow.-short #choices { max-height: 7; }
     """
 
     MNEMONICS: ClassVar[Mapping[str, str]] = {"pass": "p", "keep lamp": "k", "use yellow": "u"}
@@ -117,6 +122,8 @@ class AliBabaScreen(GameScreen):
     NARROW = 96
     #: Below this many columns the tiles are drawn narrower.
     SMALL_TILES = 130
+    #: Below this many lines the list of options is kept shorter on a narrow terminal.
+    SHORT = 32
     #: From this size on (columns, lines) the tiles are drawn larger: the room is there.
     LARGE_TILES = (180, 56)
 
@@ -166,6 +173,7 @@ class AliBabaScreen(GameScreen):
     def on_resize(self, event: events.Resize) -> None:
         width, height = event.size
         self.set_class(width < self.NARROW, "-narrow")
+        self.set_class(height < self.SHORT, "-short")
         large = width >= self.LARGE_TILES[0] and height >= self.LARGE_TILES[1]
         half_w = 8 if large else 6 if width >= self.SMALL_TILES else 5
         half_h = 3 if large else 2

@@ -15,6 +15,10 @@ Namer = Callable[[int | None], str]
 
 
 def card_name(card: Mapping[str, Any]) -> str:
+    # The core names a card by its kind when it has no stone or jewel: "sorcerer". The
+    # Sorcerer is a character, and the rest of the screen writes it with a capital.
+    if card.get("kind") == "sorcerer":
+        return "the Sorcerer"
     return str(card.get("name", "?"))
 
 

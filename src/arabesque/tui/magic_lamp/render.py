@@ -22,7 +22,7 @@ from arabesque.tui.magic_lamp.events import Namer, card_list, plural, race_summa
 JEWEL_ORDER = ("bracelet", "ring", "necklace")
 #: The table's short names for jewels, when the words do not fit (the legend says them).
 JEWEL_LETTERS = {"bracelet": "B", "ring": "R", "necklace": "N"}
-SHARED_STYLE = "bold black on yellow"
+SHARED_STYLE = "bold #000000 on #ffd700"
 
 Card = Mapping[str, Any]
 

@@ -80,6 +80,11 @@ class MagicLampScreen(GameScreen):
     /* Short terminals: the keys say what the die buttons do (the mouse can wait). */
     MagicLampScreen.-short #picker { display: none; }
     MagicLampScreen.-short.-narrow #log { height: 5; }
+    /* Short and narrow: your move never takes the whole screen; a shorter list (its border
+       says when options are below) keeps the prompt and the list whole, and the board keeps
+       a few lines and its hint. The log, last in the column, gives way first (F3 shows it). */
+    MagicLampScreen.-short.-narrow #side { max-height: 75%; }
+    MagicLampScreen.-short.-narrow #choices { max-height: 6; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -190,8 +195,11 @@ class MagicLampScreen(GameScreen):
                     ("n", f"do not rub (after {window} s the race closes by itself: no rub)"),
                     ("a / r", "keep the wish / refuse it and wish again"),
                     ("d / s", "draw another card / stop and keep what you drew"),
-                    ("F2", "assist on/off (now " + ("on" if self.assist else "off") + "): "
-                     "the race shows which faces are shared"),
+                    (
+                        "F2",
+                        "assist on/off (now " + ("on" if self.assist else "off") + "): "
+                        "the race shows which faces are shared",
+                    ),
                 ),
             ),
             HelpSection(
@@ -233,8 +241,8 @@ class MagicLampScreen(GameScreen):
         notes = []
         for stone, (count, seats) in stone_ties(self.session.view()).items():
             who = [name(p) for p in seats]
-            both = ", ".join(who[:-1]) + " and " + who[-1]
-            notes.append(f"Most {stone}: tie — no bonus ({both} have {count} each).")
+            tied = ", ".join(who[:-1]) + " and " + who[-1]
+            notes.append(f"Most {stone}: tie — no bonus ({tied} have {count} each).")
         return notes
 
     # -- driving the game ------------------------------------------------------------------
@@ -607,8 +615,8 @@ class MagicLampScreen(GameScreen):
         return Group(*lines)
 
     def _race_details(self, view: Mapping[str, Any]) -> RenderableType:
-        # Whether a face is shared is for the player to see on the table: saying it here
-        # would take the race away.
+        # Whether a face is shared is for the player to see: saying it would take the race
+        # away, unless the player asked for that (the assist, F2).
         # Every die, here too: on a small terminal the table may be out of sight.
         dice = []
         for player in view["players"]:
