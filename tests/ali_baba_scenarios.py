@@ -103,3 +103,34 @@ def names(tiles: Sequence[int]) -> list[str]:
 def set_hands(state: AliBabaState, hands: Sequence[Sequence[str]]) -> None:
     """Give the players these tiles (for scoring tests only; the board is left alone)."""
     state.hands = [[tile(name) for name in hand] for hand in hands]
+
+
+def yellow_game() -> AliBabaState:
+    """A 3-player game at seat 0's yellow effect: seats 1 and 2 (two tiles each) are to
+    choose in secret the tile they show."""
+    state = new_game(
+        3,
+        at={
+            "L4 r1 c1": "white carpet",
+            "L4 r1 c2": "pink ring",
+            "L4 r2 c1": "pink sword",
+            "L4 r2 c2": "white crown",
+            "L3 r1 c1": "pink statue",
+            "L3 r1 c3": "pink ruby",
+            "L3 r3 c1": "yellow chest",
+        },
+    )
+    for seat, text in [
+        (0, "take white carpet"),
+        (0, "pass"),
+        (1, "take pink ring"),
+        (2, "take pink sword"),
+        (0, "take white crown"),
+        (0, "pass"),
+        (1, "take pink statue"),
+        (2, "take pink ruby"),
+        (0, "take yellow chest"),
+        (0, "use yellow"),
+    ]:
+        do(state, seat, text)
+    return state

@@ -10,7 +10,7 @@ import pytest
 
 from arabesque.core import conformance as kit
 from arabesque.games.ali_baba.state import NOT_SHOWN, AliBabaState, Phase
-from tests.ali_baba_scenarios import SPEC, do, new_game, params
+from tests.ali_baba_scenarios import SPEC, do, new_game, params, yellow_game
 
 SETTINGS = [
     ("standard", 2),
@@ -43,32 +43,8 @@ def test_random_playouts_end_within_the_declared_bound(variant: str, n: int) -> 
 
 def showing_state() -> AliBabaState:
     """Seat 0's yellow effect with seat 1 having chosen in secret and seat 2 still choosing."""
-    state = new_game(
-        3,
-        at={
-            "L4 r1 c1": "white carpet",
-            "L4 r1 c2": "pink ring",
-            "L4 r2 c1": "pink sword",
-            "L4 r2 c2": "white crown",
-            "L3 r1 c1": "pink statue",
-            "L3 r1 c3": "pink ruby",
-            "L3 r3 c1": "yellow chest",
-        },
-    )
-    for seat, text in [
-        (0, "take white carpet"),
-        (0, "pass"),
-        (1, "take pink ring"),
-        (2, "take pink sword"),
-        (0, "take white crown"),
-        (0, "pass"),
-        (1, "take pink statue"),
-        (2, "take pink ruby"),
-        (0, "take yellow chest"),
-        (0, "use yellow"),
-        (1, "show pink ring"),
-    ]:
-        do(state, seat, text)
+    state = yellow_game()
+    do(state, 1, "show pink ring")
     assert state.phase is Phase.SHOW and state.to_act() == frozenset({2})
     return state
 

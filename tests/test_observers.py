@@ -212,31 +212,7 @@ def test_the_setting_view_hides_the_others_progress() -> None:
 
 
 def test_a_show_choice_shows_only_in_the_chooser_tensor() -> None:
-    state = ab.new_game(
-        3,
-        at={
-            "L4 r1 c1": "white carpet",
-            "L4 r1 c2": "pink ring",
-            "L4 r2 c1": "pink sword",
-            "L4 r2 c2": "white crown",
-            "L3 r1 c1": "pink statue",
-            "L3 r1 c3": "pink ruby",
-            "L3 r3 c1": "yellow chest",
-        },
-    )
-    for seat, text in [
-        (0, "take white carpet"),
-        (0, "pass"),
-        (1, "take pink ring"),
-        (2, "take pink sword"),
-        (0, "take white crown"),
-        (0, "pass"),
-        (1, "take pink statue"),
-        (2, "take pink ruby"),
-        (0, "take yellow chest"),
-        (0, "use yellow"),
-    ]:
-        ab.do(state, seat, text)
+    state = ab.yellow_game()
     assert state.phase is AliBabaPhase.SHOW
     before = {seat: state.observation(seat) for seat in (None, 0, 2)}
     ab.do(state, 1, "show pink ring")
