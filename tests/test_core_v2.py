@@ -377,3 +377,25 @@ def test_logging_off_plays_the_same_game(game: str, n: int) -> None:
         assert logged.scores() == quiet.scores()
     assert logged.history == quiet.history and logged.is_over == quiet.is_over
     assert len(logged.events) > len(setup) and quiet.events == setup
+
+
+def test_the_lamp_race_decision_is_a_real_time_reaction() -> None:
+    """The race decision says how a reaction time becomes an action, so a front end (the
+    server) can run any game's real-time moment without knowing the game."""
+    from arabesque.core.registry import get_game
+    from arabesque.games.magic_lamp import actions as A
+
+    spec = get_game("magic-lamp")
+    state = spec.new_game(spec.params_type(num_players=2), seed=3)
+    while state.decision(0) is not None and state.decision(0).kind.name == "SET_DIE":
+        for seat in sorted(state.to_act()):
+            state.apply(seat, state.legal_actions(seat)[0])
+    decision = state.decision(0)
+    assert decision is not None and decision.reaction is not None
+    reaction = decision.reaction
+    assert reaction.action_for(342.0) == A.rub(340) and reaction.ms_of(A.rub(340)) == 340
+    assert reaction.action_for(None) == A.NO_RUB == decision.default
+    assert reaction.action_for(A.MAX_RUB_MS + 20) == A.NO_RUB
+    assert reaction.action_for(float("nan")) == A.NO_RUB
+    assert {reaction.action_for(ms) for ms in range(0, 4000, 7)} <= set(decision.options)
+    assert state.view(0)["decision"]["reaction"] == {"window_ms": A.MAX_RUB_MS, "step_ms": 10}

@@ -15,10 +15,42 @@ offered). The stack is an immutable tuple, so copies of a state share it for fre
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, NamedTuple
+
+
+@dataclass(frozen=True, slots=True)
+class Reaction:
+    """A real-time decision: the seat reacts (or does not) to something just revealed, and
+    its reaction time picks the option. Front ends measure the time (the terminal from the key
+    press, the server from when it receives the press, corrected for the seat's latency) and
+    turn it into an action with ``action_for``; the engine only ever sees the action."""
+
+    #: The slowest reaction recorded, in milliseconds; later counts as no reaction.
+    window_ms: int
+    #: Reaction times are recorded in steps of this many milliseconds.
+    step_ms: int
+    #: The action of a reaction within the first step (0 ms).
+    first: int
+    #: The action of no reaction at all.
+    none: int
+
+    def action_for(self, ms: float | None) -> int:
+        """The option for a reaction after ``ms`` milliseconds (None: no reaction)."""
+        if ms is None or not math.isfinite(ms):
+            return self.none
+        steps = round(max(0.0, ms) / self.step_ms)
+        return self.none if steps * self.step_ms > self.window_ms else self.first + steps
+
+    def ms_of(self, action: int) -> int | None:
+        """The recorded reaction time of an option (None for no reaction)."""
+        return None if action == self.none else (action - self.first) * self.step_ms
+
+    def to_json(self) -> dict[str, int]:
+        return {"window_ms": self.window_ms, "step_ms": self.step_ms}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +71,9 @@ class Decision:
     optional: tuple[int, ...] = ()
     #: Prompts of the enclosing decisions, outermost first, when this is a sub-decision.
     trail: tuple[str, ...] = field(default=())
+    #: Set when the decision is a real-time reaction (the lamp race): how a reaction time
+    #: maps to one of ``options``.
+    reaction: Reaction | None = None
 
     def __post_init__(self) -> None:
         if len(self.labels) != len(self.options):
@@ -86,6 +121,7 @@ class Decision:
             "default": self.default,
             "context": _json_copy(self.context),
             "trail": list(self.trail),
+            "reaction": None if self.reaction is None else self.reaction.to_json(),
         }
 
 

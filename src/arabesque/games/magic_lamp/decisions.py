@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arabesque.core.decision import Decision
+from arabesque.core.decision import Decision, Reaction
 from arabesque.games.magic_lamp import actions as A
 from arabesque.games.magic_lamp.components import CHESTS
 from arabesque.games.magic_lamp.state import (
@@ -39,6 +39,13 @@ WAITING: dict[DecisionKind, str] = {
 
 _RACE_LABELS = tuple(
     "do not rub" if a == A.NO_RUB else f"rub after {A.rub_ms(a)} ms" for a in RACE_OPTIONS
+)
+
+
+#: The lamp race as a real-time reaction: the window closes after the slowest recorded time.
+RACE_REACTION = Reaction(
+    window_ms=A.MAX_RUB_MS, step_ms=A.RUB_STEP_MS, first=A.RUB_BASE,
+    none=A.NO_RUB,
 )
 
 
@@ -196,6 +203,7 @@ def decision_for(state: MagicLampState, seat: int) -> Decision:
         default=_default(kind, options),
         context=context,
         trail=trail,
+        reaction=RACE_REACTION if kind is DecisionKind.RACE else None,
     )
 
 
