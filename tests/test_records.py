@@ -104,7 +104,8 @@ def test_record_json_round_trip_and_exact_replay(tmp_path: Path) -> None:
     }
     assert set(data) == fields
     assert data["format"] == "arabesque-record/1"
-    assert set(data["setup"]) == {"seed", "arrangement", "data_sha256"}
+    assert set(data["setup"]) == {"seed", "dealt", "arrangement", "data_sha256"}
+    assert data["setup"]["dealt"] == "seed"
     assert data["metadata"]["result"]["ranking"] == original.ranking()
     loaded = GameRecord.load(path)
     assert loaded == record

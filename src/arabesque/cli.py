@@ -29,6 +29,7 @@ from arabesque.core.errors import ArabesqueError
 from arabesque.core.game import GameSpec, Params
 from arabesque.core.records import GameRecord
 from arabesque.core.registry import game_ids, get_game
+from arabesque.sim.verify import add_verify_parser
 
 EXIT_ERROR = 2
 
@@ -617,7 +618,7 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="arabesque", description="Arabian Nights board games: play, simulate, replay."
+        prog="arabesque", description="Arabian Nights board games: play, simulate, replay, verify."
     )
     parser.add_argument("--version", action="version", version=f"arabesque {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -753,6 +754,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--components", metavar="FILE", help="a components TOML file")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_cards)
+    add_verify_parser(sub)
     return parser
 
 

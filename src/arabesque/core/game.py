@@ -137,7 +137,15 @@ class GameSpec:
         self.validate_params(params)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
-        return self.state_type.initial(params, seed, arrangement)
+        state = self.state_type.initial(params, seed, arrangement)
+        if arrangement is not None:
+            # Whether the deal is the seed's is a fact about the result, not about whether an
+            # arrangement was passed: every replay passes its record's full arrangement, and
+            # a replayed seeded game must still record "seed". Setup costs well under a
+            # millisecond, and only games built from an arrangement pay it twice.
+            dealt = self.state_type.initial(params, seed, None).arrangement()
+            state.hand_arranged = state.arrangement() != dealt
+        return state
 
 
 #: Observers per (game id, params); params are frozen and hashable.
@@ -178,6 +186,11 @@ class GameState(ABC):
     #: Set on determinized copies: their seed, setup and history are not the real game's,
     #: so they make no record.
     determinized: bool = False
+    #: Whether the initial arrangement is not the one the seed deals (a hand-written
+    #: scenario); set by ``GameSpec.new_game`` and kept by every copy. Records store it as
+    #: ``setup.dealt`` ("hand" or "seed") so ``arabesque verify`` knows whether to expect the
+    #: seed's deal.
+    hand_arranged: bool = False
 
     # -- construction -------------------------------------------------------------------
 
@@ -408,7 +421,10 @@ class GameState(ABC):
 
     def clone(self) -> Self:
         """An independent exact copy (its own RNG in the same state)."""
-        return self._copy(True)
+        new = self._copy(True)
+        # Set here rather than in each game's ``_copy``, which may list its fields one by one.
+        new.hand_arranged = self.hand_arranged
+        return new
 
     def search_copy(self) -> Self:
         """A cheap copy for search and simulation: the same position with no event log, no
@@ -417,6 +433,7 @@ class GameState(ABC):
         differ from the real game's."""
         new = self._copy(False)
         new.logging = new.recording = False
+        new.hand_arranged = self.hand_arranged
         new.rng = random.Random(hash((self.seed, self.version)))
         return new
 
@@ -429,6 +446,8 @@ class GameState(ABC):
         new = self._copy(False)
         new.logging = new.recording = False
         new.determinized = True
+        # Kept for consistency only: a determinized copy forgets the setup and makes no record.
+        new.hand_arranged = self.hand_arranged
         new.seed = rng.getrandbits(63)
         new.rng = random.Random(new.seed)
         new._resample(player, rng)

@@ -42,6 +42,11 @@ RECORD_COMPAT = 1
 #: The compatibility of records written before records stored it (engine 0.1.0).
 UNMARKED_COMPAT = 1
 
+#: ``setup.dealt``: the arrangement is the one the seed deals ...
+DEALT_SEED = "seed"
+#: ... or it was written by hand (a scenario), so the seed does not reproduce it.
+DEALT_HAND = "hand"
+
 #: The largest record file read, in bytes: a five-player game takes about 40 KB, and an
 #: embedded components file at most ``gamedata.MAX_DATA_BYTES``.
 MAX_RECORD_BYTES = 4 << 20
@@ -85,6 +90,9 @@ class GameRecord:
     #: not played with the built-in data; its sha256 is ``data_digest``.
     data: str | None = None
     record_compat: int = RECORD_COMPAT
+    #: Where the arrangement came from: ``DEALT_SEED``, ``DEALT_HAND``, or None when the
+    #: record does not say (records written before the field existed).
+    dealt: str | None = None
 
     @staticmethod
     def from_state(state: GameState, metadata: Mapping[str, Any] | None = None) -> GameRecord:
@@ -117,12 +125,15 @@ class GameRecord:
             actions=[(p, state.action_to_str(a)) for p, a in state.history],
             metadata=meta,
             data=data,
+            dealt=DEALT_HAND if state.hand_arranged else DEALT_SEED,
         )
 
     # -- JSON ---------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
         setup: dict[str, Any] = {"seed": self.seed}
+        if self.dealt is not None:
+            setup["dealt"] = self.dealt
         if self.arrangement is not None:
             setup["arrangement"] = self.arrangement
         if self.data_digest is not None:
@@ -182,6 +193,12 @@ class GameRecord:
         arrangement = setup.get("arrangement")
         if arrangement is not None and not isinstance(arrangement, dict):
             raise RecordError(f"'setup.arrangement' must be an object, got {quote(arrangement)}")
+        dealt = setup.get("dealt")
+        if dealt is not None and dealt not in (DEALT_SEED, DEALT_HAND):
+            raise RecordError(
+                f"'setup.dealt' must be {DEALT_SEED!r} (the seed dealt the arrangement) or "
+                f"{DEALT_HAND!r} (written by hand), got {quote(dealt)}"
+            )
         if not isinstance(actions, list):
             raise RecordError(f"'actions' must be a list, got {type(actions).__name__}")
         parsed: list[tuple[int, str]] = []
@@ -226,6 +243,7 @@ class GameRecord:
             metadata=metadata,
             data=embedded,
             record_compat=compat,
+            dealt=dealt,
         )
 
     @staticmethod
