@@ -29,6 +29,7 @@ from arabesque.core.errors import ArabesqueError
 from arabesque.core.game import GameSpec, Params
 from arabesque.core.records import GameRecord
 from arabesque.core.registry import game_ids, get_game
+from arabesque.server.cli import add_serve_parser
 from arabesque.sim.verify import add_verify_parser
 
 EXIT_ERROR = 2
@@ -618,10 +619,12 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="arabesque", description="Arabian Nights board games: play, simulate, replay, verify."
+        prog="arabesque",
+        description="Arabian Nights board games: serve, play, simulate, replay, verify.",
     )
     parser.add_argument("--version", action="version", version=f"arabesque {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_serve_parser(sub)
 
     p = sub.add_parser(
         "play",

@@ -1,0 +1,372 @@
+"""The play server's ASGI app: the HTTP lobby and the websocket protocol (docs/protocol.md).
+
+``create_app(settings)`` builds an independent app (its own hub, store and pools), so tests
+and tools start as many as they like. The OpenAPI document is at ``/openapi.json``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.websockets import WebSocketDisconnect
+
+from arabesque import __version__
+from arabesque.agents.registry import agent_names
+from arabesque.bench import default_players
+from arabesque.core.registry import game_ids, get_game
+from arabesque.server import db
+from arabesque.server.protocol import (
+    ActionMsg,
+    ApiError,
+    CreateTableRequest,
+    CreateTableResponse,
+    ErrorCode,
+    ErrorMsg,
+    FillRequest,
+    GameInfo,
+    HelloMsg,
+    JoinRequest,
+    JoinResponse,
+    PongMsg,
+    ReactMsg,
+    SyncMsg,
+    TableInfo,
+    TableStatus,
+    parse_client_message,
+)
+from arabesque.server.settings import Settings
+from arabesque.server.tables import Connection, Hub, LobbyError, TableRuntime, now_ms
+
+#: Pings a connection may leave unanswered before the oldest is forgotten.
+MAX_OPEN_PINGS = 8
+#: Wrong tokens in a row before a connection is closed.
+MAX_BAD_HELLOS = 3
+#: Close codes (4000-4999 are the application's own).
+CLOSE_NO_TABLE = 4404
+CLOSE_BAD_TOKEN = 4003
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {"model": ApiError, "description": "the host token is missing or wrong"},
+    404: {"model": ApiError, "description": "no such table, seat or game"},
+    409: {"model": ApiError, "description": "the table is not in a state that allows this"},
+}
+
+TableId = Annotated[str, Path(max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+
+_PLACEHOLDER = """<!doctype html>
+<html><head><meta charset="utf-8"><title>Arabesque play server</title></head>
+<body style="font-family: sans-serif; max-width: 40em; margin: 2em auto">
+<h1>Arabesque play server</h1>
+<p>Arabesque {version} is running. There is no browser client yet: play with a websocket
+client that speaks the protocol in <code>docs/protocol.md</code>.</p>
+<ul>
+<li><a href="/docs">API documentation</a> (the lobby), <a href="/openapi.json">openapi.json</a></li>
+<li><a href="/api/games">games</a> and <a href="/api/tables">open and running tables</a></li>
+<li>Play: <code>POST /api/tables</code>, <code>POST /api/tables/ID/join</code>, then the
+websocket <code>/ws/tables/ID</code> with <code>{{"type": "hello", "token": ...}}</code></li>
+</ul>
+</body></html>
+"""
+
+
+class _Socket:
+    """The runtime's view of a Starlette websocket."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+
+    async def send_text(self, data: str) -> None:
+        await self.websocket.send_text(data)
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        await self.websocket.close(code, reason)
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+HubDep = Annotated[Hub, Depends(_hub)]
+_bearer = HTTPBearer(auto_error=False, description="the host token from table creation")
+HostToken = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server app; ``settings`` default to ``Settings.from_env()``."""
+    settings = settings if settings is not None else Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(settings)
+        await hub.startup()
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.shutdown()
+
+    app = FastAPI(
+        title="Arabesque play server",
+        version=__version__,
+        description="Lobby of the Arabesque play server. Games are played over the websocket "
+        "/ws/tables/{table_id}; its protocol is in docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+
+    @app.exception_handler(LobbyError)
+    async def _lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
+        body = ApiError(code=exc.code, message=exc.message)
+        return JSONResponse(body.model_dump(), status_code=exc.status)
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def index() -> str:
+        return _PLACEHOLDER.format(version=__version__)
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/api/games", response_model=list[GameInfo])
+    async def games() -> list[GameInfo]:
+        rows = []
+        for game_id in game_ids():
+            spec = get_game(game_id)
+            rows.append(
+                GameInfo(
+                    id=spec.id,
+                    name=spec.name,
+                    min_players=spec.min_players,
+                    max_players=spec.max_players,
+                    default_players=default_players(spec),
+                    real_time=spec.real_time,
+                    agents=agent_names(spec.id),
+                )
+            )
+        return rows
+
+    @app.post("/api/tables", response_model=CreateTableResponse, status_code=201, responses=_ERRORS)
+    async def create_table(body: CreateTableRequest, hub: HubDep) -> CreateTableResponse:
+        table, host_token = await hub.create(body)
+        return CreateTableResponse(table=table.info(), host_token=host_token)
+
+    @app.get("/api/tables", response_model=list[TableInfo])
+    async def list_tables(
+        hub: HubDep,
+        status: Annotated[list[TableStatus] | None, Query()] = None,
+    ) -> list[TableInfo]:
+        wanted = [str(s) for s in status] if status else [db.OPEN, db.RUNNING]
+        return await hub.list(wanted)
+
+    @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=_ERRORS)
+    async def get_table(table_id: TableId, hub: HubDep) -> TableInfo:
+        return (await hub.get(table_id)).info()
+
+    @app.post("/api/tables/{table_id}/join", response_model=JoinResponse, responses=_ERRORS)
+    async def join(table_id: TableId, body: JoinRequest, hub: HubDep) -> JoinResponse:
+        table = await hub.get(table_id)
+        seat, token = await table.join(body.seat, body.name)
+        return JoinResponse(
+            table_id=table.id, seat=seat, token=token, websocket=f"/ws/tables/{table.id}"
+        )
+
+    async def _host_table(hub: Hub, table_id: str, credentials: HostToken) -> TableRuntime:
+        table = await hub.get(table_id)
+        hub.check_host(table, None if credentials is None else credentials.credentials)
+        return table
+
+    @app.post("/api/tables/{table_id}/fill", response_model=TableInfo, responses=_ERRORS)
+    async def fill(
+        table_id: TableId, body: FillRequest, hub: HubDep, credentials: HostToken
+    ) -> TableInfo:
+        table = await _host_table(hub, table_id, credentials)
+        try:
+            await table.fill(body.agent)
+        except ValueError as exc:
+            raise LobbyError(422, "bad_agent", str(exc)) from None
+        return table.info()
+
+    @app.post("/api/tables/{table_id}/start", response_model=TableInfo, responses=_ERRORS)
+    async def start(table_id: TableId, hub: HubDep, credentials: HostToken) -> TableInfo:
+        table = await _host_table(hub, table_id, credentials)
+        await table.start()
+        return table.info()
+
+    @app.get(
+        "/api/tables/{table_id}/record",
+        response_model=dict[str, Any],
+        responses=_ERRORS,
+        summary="The game record (arabesque-record/1), once the game is over",
+    )
+    async def record(table_id: TableId, hub: HubDep) -> dict[str, Any]:
+        table = await hub.get(table_id)
+        data: dict[str, Any] = table.record().to_json()
+        return data
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def play(websocket: WebSocket, table_id: str) -> None:
+        await _serve_socket(websocket, table_id, websocket.app.state.hub, settings)
+
+    return app
+
+
+async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings: Settings) -> None:
+    await websocket.accept()
+    conn = Connection(_Socket(websocket), settings.send_queue)
+    conn.start()
+    try:
+        table = await hub.get(table_id[:40])
+    except LobbyError as exc:
+        conn.error(ErrorCode.BAD_MESSAGE, exc.message)
+        conn.close_soon(CLOSE_NO_TABLE, "no such table")
+        await _drain(websocket)
+        await conn.stop()
+        return
+    # Frames are read and stamped by their own task, so a press is timed when it arrives,
+    # not when the previous message has been dealt with; pongs are handled right there.
+    inbox: asyncio.Queue[tuple[float, str | bytes] | None] = asyncio.Queue()
+    reader = asyncio.create_task(_read(websocket, conn, inbox, settings))
+    pinger = asyncio.create_task(_ping(conn, settings))
+    bad_hellos = 0
+    try:
+        while True:
+            item = await inbox.get()
+            if item is None:
+                break
+            received, raw = item
+            message = parse_client_message(raw)
+            if isinstance(message, ErrorMsg):
+                conn.send(message.model_dump(mode="json"))
+            elif isinstance(message, HelloMsg):
+                if conn.hello:
+                    conn.error(ErrorCode.BAD_MESSAGE, "hello was already said on this connection")
+                    continue
+                seat = None
+                if message.token is not None:
+                    seat = table.seat_for_token(message.token)
+                    if seat is None:
+                        bad_hellos += 1
+                        conn.error(ErrorCode.BAD_TOKEN, "that token holds no seat at this table")
+                        if bad_hellos >= MAX_BAD_HELLOS:
+                            conn.close_soon(CLOSE_BAD_TOKEN, "wrong tokens")
+                        continue
+                await table.connect(conn, seat, message.log_from)
+            elif not conn.hello:
+                conn.error(ErrorCode.HELLO_FIRST, "say hello first (with a seat token, or none)")
+            elif isinstance(message, SyncMsg):
+                await table.resync(conn)
+            elif isinstance(message, ActionMsg | ReactMsg):
+                error = await _play_message(table, conn, message, received)
+                if error is not None:
+                    conn.send(error.model_dump(mode="json"))
+            # PongMsg is handled by the reader.
+    finally:
+        reader.cancel()
+        pinger.cancel()
+        for task in (reader, pinger):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if conn.hello:
+            await table.disconnect(conn)
+        await conn.stop()
+
+
+async def _play_message(
+    table: TableRuntime, conn: Connection, message: ActionMsg | ReactMsg, received: float
+) -> ErrorMsg | None:
+    seat = conn.seat
+    if seat is None:
+        return ErrorMsg(
+            code=ErrorCode.SPECTATOR, message="a spectator cannot play", ref=message.ref
+        )
+    if isinstance(message, ReactMsg):
+        return await table.react(conn, message.version, received, message.ref)
+    if message.seat is not None and message.seat != seat:
+        return ErrorMsg(
+            code=ErrorCode.WRONG_SEAT,
+            message=f"this connection holds seat {seat}, not seat {message.seat}",
+            ref=message.ref,
+        )
+    return await table.act(
+        seat, message.version, action=message.action, text=message.text, conn=conn, ref=message.ref
+    )
+
+
+async def _read(
+    websocket: WebSocket,
+    conn: Connection,
+    inbox: asyncio.Queue[tuple[float, str | bytes] | None],
+    settings: Settings,
+) -> None:
+    limit = settings.max_message_bytes
+    try:
+        while True:
+            frame = await websocket.receive()
+            received = now_ms()
+            if frame["type"] == "websocket.disconnect":
+                break
+            raw: str | bytes | None = frame.get("text")
+            if raw is None:
+                raw = frame.get("bytes") or b""
+            size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8"))
+            if size > limit:
+                conn.error(
+                    ErrorCode.TOO_LARGE,
+                    f"a message is at most {limit} bytes; this one has {size}",
+                )
+                continue
+            if _is_pong(raw):
+                pong = parse_client_message(raw)
+                if isinstance(pong, PongMsg):
+                    if pong.nonce not in conn.pings:
+                        conn.error(ErrorCode.BAD_MESSAGE, "pong for no ping of this connection")
+                        continue
+                    sent = conn.pings.pop(pong.nonce)
+                    if sent is not None:
+                        conn.latency.add_sample(max(0.0, received - sent))
+                    continue
+            await inbox.put((received, raw))
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        await inbox.put(None)
+
+
+def _is_pong(raw: str | bytes) -> bool:
+    # A cheap test before parsing: pongs are the most frequent message.
+    return (b'"pong"' if isinstance(raw, bytes) else '"pong"') in raw  # type: ignore[operator]
+
+
+async def _ping(conn: Connection, settings: Settings) -> None:
+    """Measure the round trip continuously: a ping with a fresh nonce every interval, timed
+    from when it is written to when its pong is read."""
+    while not conn.closed:
+        nonce = secrets.token_hex(8)
+        # Known from now (a pong can never be "for no ping"), timed from the write.
+        conn.pings[nonce] = None
+        while len(conn.pings) > MAX_OPEN_PINGS:
+            conn.pings.pop(next(iter(conn.pings)))
+
+        def sent(at: float, nonce: str = nonce) -> None:
+            if nonce in conn.pings:
+                conn.pings[nonce] = at
+
+        conn.send({"type": "ping", "nonce": nonce}, sent)
+        await asyncio.sleep(settings.ping_interval_s)
+
+
+async def _drain(websocket: WebSocket) -> None:
+    """Wait (briefly) for the client to go after we closed."""
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(2):
+            while (await websocket.receive())["type"] != "websocket.disconnect":
+                pass

@@ -1,0 +1,90 @@
+"""``arabesque serve``: run the play server.
+
+``add_serve_parser(subparsers)`` adds the command to the main parser and ``cmd_serve(args)``
+runs it (the main command line wires both).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``serve`` to an ``argparse`` subparsers object; returns its parser."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "serve",
+        help="run the play server (lobby over HTTP, games over websockets)",
+        description="Run the play server. Tables and every move are kept in a database: "
+        "SQLite in $ARABESQUE_DATA_DIR (by default your user data folder), or the "
+        "PostgreSQL named by --database-url or $ARABESQUE_DATABASE_URL. A restarted server "
+        "goes on with every table where it was.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="SQLAlchemy URL, e.g. postgresql://user@host/db (default: SQLite in the data "
+        "folder, or $ARABESQUE_DATABASE_URL)",
+    )
+    p.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="server log level (default info)",
+    )
+    p.set_defaults(handler=cmd_serve)
+    return p
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a port number, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number 0-65535, got {value}")
+    return value
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from arabesque.server.app import create_app
+    from arabesque.server.settings import Settings
+
+    settings = Settings.from_env(host=args.host, port=args.port, database_url=args.database_url)
+    url = settings.resolved_database_url()
+    shown = url if url.startswith("sqlite") else _hide_password(url)
+    print(f"Arabesque play server: http://{_url_host(settings.host)}:{settings.port}/", flush=True)
+    print(f"Database: {shown}", flush=True)
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        ws_max_size=settings.ws_hard_limit_bytes,
+        log_level=args.log_level,
+    )
+    return 0
+
+
+def _url_host(host: str) -> str:
+    if host in ("0.0.0.0", "::"):
+        return "localhost"
+    return f"[{host}]" if ":" in host else host
+
+
+def _hide_password(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``serve`` on its own (``python -m arabesque.server``), e.g. from tests."""
+    parser = argparse.ArgumentParser(prog="arabesque")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_serve_parser(sub)
+    args = parser.parse_args(["serve", *(argv or [])])
+    return cmd_serve(args)

@@ -1,0 +1,88 @@
+"""Server settings: one pydantic object, built from the command line and the environment.
+
+``Settings.from_env()`` reads ``ARABESQUE_DATABASE_URL`` and ``ARABESQUE_DATA_DIR``; explicit
+arguments win over the environment. Everything the app needs is here, so tests and other
+front ends (a load benchmark, a multi-process deployment) build an app with
+``create_app(Settings(...))`` and no global state.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+DATABASE_URL_ENV = "ARABESQUE_DATABASE_URL"
+#: The SQLite file inside the data folder when no database URL is given.
+SQLITE_NAME = "server.sqlite3"
+
+
+def default_data_dir() -> Path:
+    """The folder ``arabesque play`` saves games under (``$ARABESQUE_DATA_DIR`` or the user
+    data folder): the server keeps its database there too, through the same helper."""
+    # Imported here: the terminal client's module pulls in Textual, which the server does
+    # not otherwise need at import time.
+    from arabesque.tui.play import data_dir
+
+    return data_dir()
+
+
+def normalize_database_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` for PostgreSQL and use psycopg 3, the
+    driver this package depends on (SQLAlchemy's bare ``postgresql://`` means psycopg2)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+class Settings(BaseModel):
+    """How one server runs. Times are in seconds, sizes in bytes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=0, le=65535)
+    #: SQLAlchemy URL; None: SQLite in ``data_dir``.
+    database_url: str | None = None
+    #: Where the default SQLite database lives; None: ``default_data_dir()``.
+    data_dir: Path | None = None
+    #: The largest websocket message the app reads and answers with an error; larger ones
+    #: are answered ``too_large``. Frames past ``ws_hard_limit_bytes`` are refused by the
+    #: websocket layer itself (close code 1009) before they are read whole.
+    max_message_bytes: int = Field(16 * 1024, ge=256)
+    ws_hard_limit_bytes: int = Field(1024 * 1024, ge=1024)
+    #: Server pings (round-trip time measurement for the lamp race).
+    ping_interval_s: float = Field(1.0, gt=0)
+    #: A bot's longest think; past it the seat gets the decision's default.
+    bot_think_s: float = Field(5.0, gt=0)
+    #: Threads that run bots (off the event loop).
+    bot_threads: int = Field(2, ge=1)
+    #: Messages queued for one connection before it is dropped as too slow.
+    send_queue: int = Field(256, ge=8)
+    #: Run ``alembic upgrade head`` at startup.
+    migrate: bool = True
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> Settings:
+        """Settings from the environment, with ``overrides`` (None values are ignored)."""
+        values: dict[str, Any] = {}
+        url = os.environ.get(DATABASE_URL_ENV)
+        if url:
+            values["database_url"] = url
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def resolved_data_dir(self) -> Path:
+        return self.data_dir if self.data_dir is not None else default_data_dir()
+
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return normalize_database_url(self.database_url)
+        return f"sqlite:///{self.resolved_data_dir() / SQLITE_NAME}"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.resolved_database_url().startswith("sqlite")

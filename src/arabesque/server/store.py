@@ -1,0 +1,338 @@
+"""Persistence: a small synchronous API over SQLAlchemy, run off the event loop.
+
+Every method is one transaction. ``append_actions`` commits the applied actions (and the
+clock times and the end of the game) before it returns, and the table runtime acknowledges
+and broadcasts an action only after that: a server killed at any moment restarts with every
+table where its last acknowledged action left it.
+
+SQLite (the default) runs in WAL mode with ``synchronous=FULL``, so a commit is on disk when
+it returns; PostgreSQL is used through psycopg 3. The schema is made by the Alembic
+migrations shipped in ``arabesque.server.migrations`` (``migrate``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, selectinload, sessionmaker
+
+from arabesque.server.db import FINISHED, HUMAN, OPEN, RUNNING, ActionRow, SeatRow, TableRow
+
+
+def hash_token(token: str) -> str:
+    """Tokens are long random strings, so a plain sha256 is enough (no salt or stretching:
+    there is nothing to guess by brute force)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class SeatData:
+    seat: int
+    kind: str
+    agent: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    clock_used_ms: int = 0
+
+
+@dataclass
+class TableData:
+    """One table as stored: configuration, setup and the applied actions."""
+
+    id: str
+    game: str
+    params: dict[str, Any]
+    options: dict[str, Any]
+    status: str
+    host_token_hash: str
+    created_at: datetime
+    seats: list[SeatData]
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    seed: int | None = None
+    arrangement: dict[str, Any] | None = None
+    salt: str | None = None
+    commitment: str | None = None
+    #: (seat, canonical action text), in order.
+    actions: list[tuple[int, str]] = field(default_factory=list)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets its folder created, WAL and full sync."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def alembic_config() -> Any:
+    """Alembic's configuration without an alembic.ini: the scripts are package resources."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", "arabesque.server:migrations")
+    return config
+
+
+def migrate(engine: Engine) -> None:
+    """``alembic upgrade head`` on ``engine``'s database."""
+    from alembic import command
+
+    config = alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def _seat_data(row: SeatRow) -> SeatData:
+    return SeatData(
+        seat=row.seat,
+        kind=row.kind,
+        agent=row.agent,
+        name=row.name,
+        token_hash=row.token_hash,
+        clock_used_ms=row.clock_used_ms,
+    )
+
+
+def _table_data(row: TableRow, actions: Sequence[ActionRow] = ()) -> TableData:
+    return TableData(
+        id=row.id,
+        game=row.game,
+        params=dict(row.params),
+        options=dict(row.options),
+        status=row.status,
+        host_token_hash=row.host_token_hash,
+        created_at=row.created_at,
+        started_at=row.started_at,
+        finished_at=row.finished_at,
+        seed=row.seed,
+        arrangement=row.arrangement,
+        salt=row.salt,
+        commitment=row.commitment,
+        seats=[_seat_data(s) for s in row.seats],
+        actions=[(a.seat, a.action) for a in actions],
+    )
+
+
+class StoreError(RuntimeError):
+    """The database refused a write (e.g. a step already written by someone else)."""
+
+
+class Store:
+    """The server's persistence. Thread-safe: each call opens its own session."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.engine.dialect.name == "sqlite"
+
+    def migrate(self) -> None:
+        migrate(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        with self._sessions() as session, session.begin():
+            yield session
+
+    # -- tables ------------------------------------------------------------------------
+
+    def create_table(self, table: TableData) -> None:
+        with self._session() as s:
+            row = TableRow(
+                id=table.id,
+                game=table.game,
+                params=table.params,
+                options=table.options,
+                status=table.status,
+                host_token_hash=table.host_token_hash,
+                created_at=table.created_at,
+            )
+            row.seats = [
+                SeatRow(
+                    seat=seat.seat,
+                    kind=seat.kind,
+                    agent=seat.agent,
+                    name=seat.name,
+                    token_hash=seat.token_hash,
+                    clock_used_ms=0,
+                )
+                for seat in table.seats
+            ]
+            s.add(row)
+
+    def load(self, table_id: str) -> TableData | None:
+        with self._session() as s:
+            row = s.get(TableRow, table_id, options=[selectinload(TableRow.seats)])
+            if row is None:
+                return None
+            actions = s.scalars(
+                select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.idx)
+            ).all()
+            return _table_data(row, actions)
+
+    def table_ids(self, statuses: Sequence[str]) -> list[str]:
+        with self._session() as s:
+            return list(
+                s.scalars(
+                    select(TableRow.id)
+                    .where(TableRow.status.in_(statuses))
+                    .order_by(TableRow.created_at)
+                )
+            )
+
+    def list_tables(self, statuses: Sequence[str], limit: int = 200) -> list[TableData]:
+        """Tables without their actions (the lobby's list)."""
+        with self._session() as s:
+            rows = s.scalars(
+                select(TableRow)
+                .where(TableRow.status.in_(statuses))
+                .options(selectinload(TableRow.seats))
+                .order_by(TableRow.created_at.desc())
+                .limit(limit)
+            ).all()
+            return [_table_data(r) for r in rows]
+
+    # -- seats -------------------------------------------------------------------------
+
+    def take_seat(self, table_id: str, seat: int, token_hash: str, name: str | None) -> bool:
+        """Give a free human seat of an open or running table its token; False when it is
+        not free (one UPDATE, so two people joining at once cannot both get it)."""
+        with self._session() as s:
+            result = s.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.table_id == table_id,
+                    SeatRow.seat == seat,
+                    SeatRow.kind == HUMAN,
+                    SeatRow.token_hash.is_(None),
+                )
+                .values(token_hash=token_hash, name=name)
+                .execution_options(synchronize_session=False)
+            )
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def seat_bots(self, table_id: str, seats: Sequence[int], agent: str) -> None:
+        """Turn free human seats into bots of ``agent``."""
+        with self._session() as s:
+            s.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.table_id == table_id,
+                    SeatRow.seat.in_(list(seats)),
+                    SeatRow.token_hash.is_(None),
+                )
+                .values(kind="bot", agent=agent)
+                .execution_options(synchronize_session=False)
+            )
+
+    # -- the game ----------------------------------------------------------------------
+
+    def start(
+        self,
+        table_id: str,
+        seed: int,
+        arrangement: dict[str, Any],
+        salt: str,
+        commitment: str,
+    ) -> bool:
+        """Fix the setup of an open table and mark it running; False if it was not open."""
+        with self._session() as s:
+            result = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status == OPEN)
+                .values(
+                    status=RUNNING,
+                    started_at=now(),
+                    seed=seed,
+                    arrangement=arrangement,
+                    salt=salt,
+                    commitment=commitment,
+                )
+                .execution_options(synchronize_session=False)
+            )
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def append_actions(
+        self,
+        table_id: str,
+        first_index: int,
+        actions: Sequence[tuple[int, str]],
+        clock_used_ms: dict[int, int] | None = None,
+        finished: bool = False,
+    ) -> None:
+        """Commit applied actions at positions ``first_index``...; with the seats' clock
+        times and, at the end, the table's finished status. Raises ``StoreError`` when a
+        position is already taken (the game moved on elsewhere)."""
+        from sqlalchemy.exc import IntegrityError
+
+        stamp = now()
+        try:
+            with self._session() as s:
+                s.add_all(
+                    ActionRow(
+                        table_id=table_id,
+                        idx=first_index + i,
+                        seat=seat,
+                        action=text,
+                        created_at=stamp,
+                    )
+                    for i, (seat, text) in enumerate(actions)
+                )
+                for seat, used in (clock_used_ms or {}).items():
+                    s.execute(
+                        update(SeatRow)
+                        .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                        .values(clock_used_ms=used)
+                        .execution_options(synchronize_session=False)
+                    )
+                if finished:
+                    s.execute(
+                        update(TableRow)
+                        .where(TableRow.id == table_id)
+                        .values(status=FINISHED, finished_at=stamp)
+                        .execution_options(synchronize_session=False)
+                    )
+        except IntegrityError as exc:
+            raise StoreError(f"table {table_id}: step {first_index + 1} is already stored") from exc
+
+    def finish(self, table_id: str) -> None:
+        """Mark a table finished (a game that ended without a new action, e.g. on load)."""
+        with self._session() as s:
+            s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id)
+                .values(status=FINISHED, finished_at=now())
+                .execution_options(synchronize_session=False)
+            )
