@@ -12,6 +12,7 @@ _SPECS: dict[str, GameSpec] = {}
 #: Game packages loaded on first lookup (id -> module that registers it).
 _BUILTIN = {
     "ali-baba": "arabesque.games.ali_baba",
+    "djinn": "arabesque.games.djinn",
     "magic-lamp": "arabesque.games.magic_lamp",
 }
 

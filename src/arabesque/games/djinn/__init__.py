@@ -1,0 +1,30 @@
+"""Djinn (Benjamin Schwer, Hall Games / Pegasus Spiele 2023), game id ``djinn``."""
+
+from arabesque.core.game import GameSpec
+from arabesque.core.registry import register
+from arabesque.games.djinn.components import catalog
+from arabesque.games.djinn.observer import DjinnObserver
+from arabesque.games.djinn.params import DjinnParams
+from arabesque.games.djinn.state import DjinnState
+
+SPEC = register(
+    GameSpec(
+        id="djinn",
+        name="Djinn",
+        min_players=1,
+        max_players=4,
+        params_type=DjinnParams,
+        state_type=DjinnState,
+        simultaneous=False,
+        hidden_information=True,
+        chance=True,
+        real_time=False,
+        description="Move your mage around the city, gather magic, Mage cards and bottles, and "
+        "catch the Djinn and their bosses; solo against Tom's deck.",
+        catalog=catalog,
+        observer_type=DjinnObserver,
+    )
+)
+DjinnState.spec = SPEC
+
+__all__ = ["SPEC", "DjinnParams", "DjinnState"]

@@ -1,0 +1,238 @@
+"""Each ruling of docs/rulings/djinn.md, held by a test named after it."""
+
+from __future__ import annotations
+
+from arabesque.games.djinn import rules
+from arabesque.games.djinn.state import COVERED, EMPTY, Kind
+from tests.djinn_scenarios import (
+    act_at,
+    do,
+    give_mage,
+    move_from,
+    new_game,
+    set_djinn,
+    space,
+    space_of,
+    texts,
+    top_kind,
+)
+
+
+def test_d1_a_move_never_passes_the_same_space_twice() -> None:
+    state = new_game(4)
+    state.pos[1], state.pos[2], state.pos[3] = space("r2"), space("s5"), space("r5")
+    state.coins[0] = state.scrolls[0] = 0
+    move_from(state, 0, space("s1"), came=space("r1"))
+    do(state, "move r2", "skip", "move s5", "skip")
+    assert "move r2" not in texts(state)
+
+
+def test_d2_a_mage_that_cannot_complete_a_move_stops_without_paying() -> None:
+    state = new_game(4)
+    # s1's onward spaces r2 and r4 taken; every way on is blocked or passed.
+    state.pos[1], state.pos[2], state.pos[3] = space("r2"), space("r4"), space("s5")
+    state.coins[0] = state.scrolls[0] = 0
+    state.adj = tuple(
+        (space("r1"), space("r2"), space("r4")) if s == space("s1") else
+        ((space("s1"),) if s in (space("r2"), space("r4")) else a)
+        for s, a in enumerate(state.adj)
+    )  # fmt: skip
+    move_from(state, 0, space("s1"), came=space("r1"))
+    assert top_kind(state) is Kind.MOVE and state.stack.top is not None
+    assert state.stack.top.context[3] == 1  # stuck
+    do(state, "move r2")
+    assert state.pos[0] == space("r2") and state.coins[1] == 4
+
+
+def test_d3_a_boss_takes_each_cards_best_colour_bonus() -> None:
+    state = new_game(2)
+    give_mage(state, 0, 0)  # power 3, blue +1, brown +1
+    assert rules.card_power(state, 0, 0, (0, 0, 0, 0, 1)) == 4
+
+
+def test_d4_the_first_placement_pays_nobody() -> None:
+    state = new_game(2)
+    other = 1 - state.current
+    state.pos[other] = space("s1")
+    do(state, "start s1 via r1")
+    assert state.coins[other] == 4 and top_kind(state) is Kind.ACT
+
+
+def test_d5_an_empty_tavern_pile_takes_the_bottom_card_of_the_other() -> None:
+    state = new_game(2)
+    state.piles[2] = state.piles[2][-1:]
+    bottom, top = state.piles[3][0], state.piles[3][-1]
+    r = space_of(state, "tavern", "r")
+    set_djinn(state, r)
+    act_at(state, 0, r)
+    do(state, "special", "take pile 3")
+    assert state.piles[2] == [bottom] and state.piles[3][-1] == top
+
+
+def test_d6_a_second_card_of_a_type_is_active_and_the_first_flipped() -> None:
+    state = new_game(2)
+    state.coins[0] = 10
+    first = state.equip_stacks[0][-1]
+    act_at(state, 0, space_of(state, "manufactory", "s"))
+    do(state, "basic", "equip staff")
+    second = state.equip_stacks[0][-1]
+    act_at(state, 0, space_of(state, "manufactory", "s"))
+    do(state, "basic", "equip staff")
+    assert state.equip_up[second] and not state.equip_up[first]
+
+
+def test_d7_trophy_bottles_and_corks_return_to_the_supply() -> None:
+    state = new_game(2)
+    state.filled[0][1] = 2
+    state.filled_boss[0][1] = 1
+    bank = list(state.bank)
+    act_at(state, 0, space_of(state, "academy", "s"))
+    claim = next(t for t in texts(state) if t.startswith("trophy") and t.endswith("brown"))
+    do(state, claim)
+    assert state.bank[2] == bank[2] + 3 and state.bank[3] == bank[3] + 3
+    assert state.discarded[1] == 2 and state.discarded[4] == 1
+
+
+def test_d8_no_side_actions_inside_a_catch() -> None:
+    state = new_game(2)
+    state.keys[0] = 2
+    r = space("r4")
+    set_djinn(state, r, red=1)
+    state.magic[0] = 4
+    act_at(state, 0, r)
+    assert "key coin" in texts(state)
+    do(state, "catch")
+    assert "key coin" not in texts(state)
+    decision = state.decision(0)
+    assert decision is not None and decision.optional == ()
+
+
+def test_d9_a_covered_circle_is_activated_first_for_two_magic() -> None:
+    state = new_game(2)
+    state.circles[0][1] = COVERED
+    state.magic[0] = 0
+    rules.activate_circle(state, 0)
+    rules.refresh(state)
+    assert state.circles[0][1] == EMPTY and state.magic[0] == 2
+
+
+def test_d10_the_scholar_pays_activations_with_academy_magic() -> None:
+    state = new_game(2)
+    state.fx[0] = frozenset({"academy_activate"})
+    give_mage(state, 0, 4, active=False)
+    state.magic[0] = 0
+    act_at(state, 0, space_of(state, "academy", "s"))
+    do(state, "basic", "activate mage 4")
+    assert state.mage_active[4] and state.magic[0] == 2
+
+
+def test_d11_no_forfeit_at_the_magic_source() -> None:
+    state = new_game(2)
+    act_at(state, 0, 0)
+    assert not any(t.startswith("forfeit") for t in texts(state))
+
+
+def test_d12_solo_returns_win_or_loss() -> None:
+    state = new_game(1)
+    state.won = False
+    assert state.returns() == [0.0]
+    state.won = True
+    assert state.returns() == [1.0]
+
+
+def test_d13_tom_takes_as_much_as_the_player_has() -> None:
+    state = new_game(1, seed=2)
+    card = next(c for c in state.comp.tom_cards if not c.nothing and c.pay == ((0, 2),))
+    state.coins[0] = 1
+    rules.tom_pay(state, card.id)
+    assert state.coins[0] == 0
+
+
+def test_d14_the_round_cap_starts_the_last_round() -> None:
+    state = new_game(2, max_rounds=1)
+    while state.round == 1:
+        (p,) = state.to_act()
+        decision = state.decision(p)
+        assert decision is not None
+        state.apply(p, decision.default)
+    assert state.stage == 2  # LAST_ROUND
+
+
+def test_d15_random_games_stay_within_the_declared_bound() -> None:
+    from arabesque.core import conformance as kit
+
+    final = kit.random_playout(new_game(4).spec, new_game(4).params, seed=9)
+    assert len(final.history) <= final.spec.max_game_length(final.params)
+
+
+def test_d16_bosses_caught_at_the_source_do_not_start_the_end() -> None:
+    state = new_game(2)
+    state.flipped[0] = True
+    state.magic[0] = 8
+    act_at(state, 0, 0)
+    do(state, "source bosses", "boss", "circle", "done")
+    assert state.stage == 0 and sum(state.djinn[r][4] for r in range(7, 13)) == 6
+
+
+def test_d17_a_mage_card_reward_brings_its_key() -> None:
+    state = new_game(2)
+    rules.queue(state, 0, ((rules.RMAGE, 1),))
+    rules.refresh(state)
+    do(state, "take pile 3")
+    assert state.keys[0] == 1
+
+
+def test_d18_the_market_is_offered_only_where_an_offer_is_affordable() -> None:
+    state = new_game(2)
+    state.coins[0] = 0
+    state.scrolls[0] = 0
+    act_at(state, 0, space_of(state, "market", "s"))
+    assert "basic" not in texts(state)
+
+
+def test_d19_the_free_djinn_is_optional() -> None:
+    state = new_game(2)
+    r = space("r5")
+    set_djinn(state, r, boss=1, red=2)
+    state.magic[0] = 8
+    state.flipped[0] = True
+    act_at(state, 0, r)
+    do(state, "catch", "select boss", "confirm", "settle", "circle", "done")
+    assert state.djinn[r][2] >= 2
+
+
+def test_d20_a_random_djinn_may_be_let_go() -> None:
+    state = new_game(2)
+    state.capacity[0] = 8
+    state.flipped[0] = True
+    bag = sum(state.bag)
+    rules.queue(state, 0, ((rules.RCAP, 1),))
+    rules.refresh(state)
+    do(state, "release")
+    assert sum(state.bag) == bag
+
+
+def test_d21_one_and_two_players_use_the_grouped_market() -> None:
+    state = new_game(2)
+    places = state.comp.market_places(2)
+    assert len(places) == 4 and sorted(t for p in places for t in p) == list(range(6))
+
+
+def test_d22_one_key_per_chest() -> None:
+    state = new_game(2)
+    chest = next(c for c in state.comp.chests if c.key_reward)
+    state.keys[0] = 3
+    rules.queue(state, 0, ((rules.I_CHEST, chest.id),))
+    rules.refresh(state)
+    while top_kind(state) is not Kind.CHEST_KEY:
+        do(state, texts(state)[0])
+    do(state, "unlock")
+    assert state.keys[0] == 2
+    assert top_kind(state) is not Kind.CHEST_KEY
+
+
+def test_d23_no_passage_at_the_magic_source() -> None:
+    state = new_game(2)
+    act_at(state, 0, space_of(state, "archives", "s"))
+    do(state, "basic", "archive passage")
+    assert all(" at s" in t for t in texts(state))
