@@ -26,6 +26,7 @@ from arabesque.core.scoring import Score, winners
 EVENT_WORDS: dict[str, str] = {
     "magic-lamp": "arabesque.tui.magic_lamp.events",
     "ali-baba": "arabesque.tui.ali_baba.events",
+    "djinn": "arabesque.tui.djinn.events",
 }
 
 Namer = Callable[[int | None], str]

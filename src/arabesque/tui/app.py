@@ -35,6 +35,7 @@ from arabesque.tui.session import Session
 GAME_SCREENS: dict[str, str] = {
     "magic-lamp": "arabesque.tui.magic_lamp.screen:MagicLampScreen",
     "ali-baba": "arabesque.tui.ali_baba.screen:AliBabaScreen",
+    "djinn": "arabesque.tui.djinn.screen:DjinnScreen",
 }
 
 #: Seconds a bot waits before acting, so a person can follow (0 in tests).

@@ -66,11 +66,17 @@ def _ali_baba_board(frame: ReplayFrame) -> RenderableType:
     )
 
 
+def _djinn_board(frame: ReplayFrame) -> RenderableType:
+    render = importlib.import_module("arabesque.tui.djinn.render")
+    return render.map_panel(frame.view, seat_name)
+
+
 #: Game id -> how its board is drawn from a spectator's view. A game without one still
 #: steps through, with its log and scores.
 BOARDS: dict[str, BoardRenderer] = {
     "magic-lamp": _magic_lamp_board,
     "ali-baba": _ali_baba_board,
+    "djinn": _djinn_board,
 }
 
 

@@ -1,0 +1,1 @@
+"""The Djinn terminal screen."""
