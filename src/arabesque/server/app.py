@@ -253,6 +253,11 @@ async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings:
                 seat = None
                 if message.token is not None:
                     seat = table.seat_for_token(message.token)
+                    if seat is None and hub.fanout.shared:
+                        # Perhaps joined through another server process a moment ago,
+                        # before its news arrived: read the seats again (docs/fanout.md).
+                        await table.catch_up(None)
+                        seat = table.seat_for_token(message.token)
                     if seat is None:
                         bad_hellos += 1
                         conn.error(ErrorCode.BAD_TOKEN, "that token holds no seat at this table")

@@ -56,6 +56,7 @@ from arabesque.core.game import GameSpec, GameState, Params
 from arabesque.core.records import GameRecord
 from arabesque.core.registry import get_game
 from arabesque.server import db
+from arabesque.server.fanout import Fanout, fanout_for
 from arabesque.server.protocol import (
     ClockInfo,
     ClockSpec,
@@ -68,7 +69,7 @@ from arabesque.server.protocol import (
 )
 from arabesque.server.race import GRACE_MS, LatencyEstimate, RaceTimer
 from arabesque.server.settings import Settings
-from arabesque.server.store import SeatData, Store, TableData, hash_token, now
+from arabesque.server.store import SeatData, Store, StoreError, TableData, hash_token, now
 
 log = logging.getLogger("arabesque.server")
 
@@ -230,6 +231,9 @@ class TableRuntime:
         self._timers: dict[int, tuple[int, asyncio.TimerHandle]] = {}
         self._used_ms: dict[int, int] = {s.seat: s.clock_used_ms for s in data.seats}
         self._away: set[int] = set()
+        #: Another server process has served this table (docs/fanout.md): a seat with no
+        #: connection here may be connected there, so it is never taken to be away.
+        self._shared = False
         self._closed = False
 
     # -- building ----------------------------------------------------------------------
@@ -373,6 +377,8 @@ class TableRuntime:
                     old.close_soon(4001, "replaced by a new connection")
                 self.connections[seat] = set()
                 self._away.discard(seat)
+                # Other processes must stop taking this seat for away (docs/fanout.md).
+                self._announce()
             self.connections.setdefault(seat, set()).add(conn)
             conn.send(self._welcome(seat, log_from), self._reveal_hook(seat, conn))
             self._broadcast_table(exclude=conn)
@@ -440,6 +446,7 @@ class TableRuntime:
             self.data.seats[seat].token_hash = digest
             self.data.seats[seat].name = name
             self._broadcast_table()
+            self._announce()
         await self._auto_start()
         return seat, token
 
@@ -454,6 +461,7 @@ class TableRuntime:
                 self.data.seats[seat].kind = db.BOT
                 self.data.seats[seat].agent = agent
             self._broadcast_table()
+            self._announce()
         await self._auto_start()
 
     def _full(self) -> bool:
@@ -539,7 +547,16 @@ class TableRuntime:
                 return ErrorMsg(code=_error_code(exc), message=str(exc), ref=ref)
             self._clock_spent(seat)
             applied = [(seat, state.action_to_str(action))]
+            stored = len(self.data.actions)
             if not await self._commit(applied):
+                if len(self.data.actions) > stored:
+                    # Another server process stored a move at this step first: the seat
+                    # has just been sent the game as it now is and decides again.
+                    return ErrorMsg(
+                        code=ErrorCode.STALE,
+                        message="another move was stored first; look at the game again",
+                        ref=ref,
+                    )
                 return ErrorMsg(
                     code=ErrorCode.UNAVAILABLE,
                     message="the action could not be saved; the game is as it was, try again",
@@ -565,12 +582,14 @@ class TableRuntime:
                 self.hub.store.append_actions, self.id, first, applied, used, state.is_over
             )
         except Exception as exc:  # any database failure (StoreError...): the same recovery
-            log.error("table %s: could not store %s: %s", self.id, applied, exc)
+            # A step stored first by another server process is expected (docs/fanout.md).
+            level = logging.INFO if isinstance(exc, StoreError) else logging.ERROR
+            log.log(level, "table %s: could not store %s: %s", self.id, applied, exc)
             fresh = await self.hub.db(self.hub.store.load, self.id)
             if fresh is not None:
                 self.data = fresh
                 self._used_ms = {s.seat: s.clock_used_ms for s in fresh.seats}
-            self.replay()
+            self._rebuild()
             self._open_race()
             self.publish()
             self._after_change()
@@ -591,6 +610,123 @@ class TableRuntime:
         self.send_updates()
         if state.is_over:
             self._game_over()
+
+    # -- other server processes (docs/fanout.md) -----------------------------------------
+
+    def _announce(self) -> None:
+        """Tell the other server processes that this table changed outside the game (a seat
+        taken, bots seated, a seat connected here); they read it from the database."""
+        self.hub.notify_applied(self.id, 0 if self.state is None else self.state.version)
+
+    def _rebuild(self) -> None:
+        """Rebuild the state from ``self.data`` after a failed commit, keeping what each seat
+        was last sent, so that what follows are true deltas from it (a replay for a restart
+        forgets them: its clients reconnect and get a welcome)."""
+        shown, index, changed = dict(self._shown), dict(self._log_index), dict(self._changed_at)
+        self.replay()
+        self._shown, self._log_index, self._changed_at = shown, index, changed
+
+    def _drives(self) -> bool:
+        """Whether this process runs the table's bots, clocks and race after a change made
+        elsewhere: only while a seat is connected here. A process that only has spectators
+        follows; the one that changed the table drives it on (docs/fanout.md)."""
+        return any(self.connections.get(s.seat) for s in self.data.seats)
+
+    async def catch_up(self, version: int | None) -> None:
+        """Another server process changed this table: read it from the database and bring
+        the live table up to ``version`` (None: to whatever is stored), then tell this
+        process's connections exactly as for a local change. A version already held costs
+        one read at most; the database, not the notification, says what happened."""
+        async with self.lock:
+            state = self.state
+            if self._closed or (
+                version is not None and state is not None and version < state.version
+            ):
+                return
+            fresh = await self.hub.db(self.hub.store.load, self.id)
+            if fresh is None:
+                return
+            if version is not None and not self._shared:
+                self._shared = True
+                self._away.clear()
+            self._follow(fresh, version)
+        await self._auto_start()
+
+    def _follow(self, fresh: TableData, upto: int | None) -> None:
+        data = self.data
+        before = [(s.kind, s.agent, s.name, s.token_hash) for s in data.seats]
+        data.seats = fresh.seats
+        for s in fresh.seats:
+            # Time used only grows; each process charges the moves it timed.
+            self._used_ms[s.seat] = max(self._used_ms.get(s.seat, 0), s.clock_used_ms)
+        changed = before != [(s.kind, s.agent, s.name, s.token_hash) for s in data.seats]
+        started = False
+        if self.state is None:
+            if fresh.status == db.OPEN:
+                if changed:
+                    self._broadcast_table()
+                return
+            # Started by another process: the same setup, so the same game.
+            data.status, data.started_at = fresh.status, fresh.started_at
+            data.seed, data.arrangement = fresh.seed, fresh.arrangement
+            data.salt, data.commitment = fresh.salt, fresh.commitment
+            data.actions = []
+            self.state = self._new_state()
+            started = changed = True
+        state = self.state
+        held = len(data.actions)
+        if fresh.actions[:held] != data.actions:
+            # Cannot happen while every append goes through the (table, step) key; if the
+            # database was restored behind our back, believe it.
+            log.error("table %s: the stored game differs from the live one; rebuilding", self.id)
+            self._drop_race()
+            self.data = fresh
+            self._rebuild()
+        else:
+            end = len(fresh.actions) if upto is None else max(held, min(upto, len(fresh.actions)))
+            missing = fresh.actions[held:end]
+            if not missing and not started:
+                if changed:
+                    self._broadcast_table()
+                return
+            if missing:
+                self._drop_race()
+            for seat, text in missing:
+                state.apply(seat, state.parse_action(text))
+            data.actions.extend(missing)
+        if state.is_over and data.status != db.FINISHED:
+            data.status = db.FINISHED
+            data.finished_at = fresh.finished_at or now()
+            changed = False  # the game_over message carries the table
+        if changed:
+            self._broadcast_table()
+        driving = self._drives()
+        if driving:
+            self._open_race()
+        self.send_updates()
+        if state.is_over:
+            self._game_over()
+        if driving:
+            self._after_change()
+        else:
+            self._stand_by()
+
+    def _drop_race(self) -> None:
+        """Forget the race open here: the stored game has moved past it (the race was decided
+        where it closed first)."""
+        race, self._race = self._race, None
+        if race is not None and race.closer is not None:
+            race.closer.cancel()
+
+    def _stand_by(self) -> None:
+        """Leave bots and clocks to the process that moves the game on. Only called under the
+        table's lock, so no bot task is inside ``act`` (at most waiting for the lock)."""
+        self._cancel_timers()
+        # Time passed while another process ran the clock is not this process's to charge.
+        self._move_started.clear()
+        for _, task in self._bot_tasks.values():
+            task.cancel()
+        self._bot_tasks.clear()
 
     def send_updates(self) -> None:
         """Send each seat and the spectators what changed for them."""
@@ -811,7 +947,7 @@ class TableRuntime:
             return
         if seat not in state.to_act():
             return
-        if not self.connections.get(seat):
+        if not self.connections.get(seat) and not self._shared:
             # Gone: its next decisions are played at once until it comes back.
             self._away.add(seat)
         version = state.version
@@ -1018,16 +1154,21 @@ Listener = Callable[[str, int], None]
 class Hub:
     """Every live table of one server, the store, and the pools that keep the loop free."""
 
-    def __init__(self, settings: Settings, store: Store | None = None) -> None:
+    def __init__(
+        self, settings: Settings, store: Store | None = None, fanout: Fanout | None = None
+    ) -> None:
         self.settings = settings
         self.store = store if store is not None else Store(settings.resolved_database_url())
+        #: News of changes to and from other server processes on the same database
+        #: (PostgreSQL LISTEN/NOTIFY; nothing for SQLite). docs/fanout.md.
+        self.fanout = fanout if fanout is not None else fanout_for(self.store.url)
         self.tables: dict[str, TableRuntime] = {}
         self.bot_pool = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="bot")
         # SQLite has one writer at a time anyway; one thread keeps commits in order.
         workers = 1 if self.store.is_sqlite else 4
         self.db_pool = ThreadPoolExecutor(workers, thread_name_prefix="db")
         #: Called with (table id, version) after every published change (see publish).
-        self.listeners: list[Listener] = []
+        self.listeners: list[Listener] = [self._fan_out]
         self._lock = asyncio.Lock()
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
@@ -1044,6 +1185,9 @@ class Hub:
         """Migrate the database, then bring every open and running table back to life."""
         if self.settings.migrate:
             await self.db(self.store.migrate)
+        # Listening starts before the tables are read, so a change committed elsewhere in
+        # between is either in what is read or heard about afterwards.
+        await self.fanout.start(self._remote_change, self._resync)
         ids = await self.db(self.store.table_ids, [db.OPEN, db.RUNNING])
         for table_id in ids:
             await self._load(table_id)
@@ -1064,7 +1208,26 @@ class Hub:
         self.tables[table_id] = table
         return table
 
+    def _fan_out(self, table_id: str, version: int) -> None:
+        # Tasks run in the order they are made and publish takes a FIFO lock, so the
+        # notifications of one table go out in version order.
+        task = asyncio.get_running_loop().create_task(self.fanout.publish(table_id, version))
+        _BACKGROUND.add(task)
+        task.add_done_callback(_BACKGROUND.discard)
+
+    async def _remote_change(self, table_id: str, version: int) -> None:
+        """Another process changed ``table_id``; tables not live here are read when needed."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            await table.catch_up(version)
+
+    async def _resync(self) -> None:
+        """The fan-out was cut off for a while: compare every live table with the database."""
+        for table in list(self.tables.values()):
+            await table.catch_up(None)
+
     async def shutdown(self) -> None:
+        await self.fanout.close()
         for table in self.tables.values():
             table.close()
             for conn in table._all_connections():
@@ -1152,6 +1315,13 @@ class Hub:
             raise LobbyError(403, "not_host", "this needs the table's host token")
 
     async def list(self, statuses: list[str]) -> list[TableInfo]:
+        live_statuses = [s for s in statuses if s != db.FINISHED]
+        if self.fanout.shared and live_statuses:
+            # Tables created by other processes: read them once, then follow them.
+            for table_id in await self.db(self.store.table_ids, live_statuses):
+                if table_id not in self.tables:
+                    with contextlib.suppress(LobbyError):
+                        await self.get(table_id)
         live = [t.info() for t in self.tables.values() if t.data.status in statuses]
         if db.FINISHED in statuses:
             known = {t.id for t in live}
