@@ -16,12 +16,13 @@ from typing import Any
 from arabesque.server.settings import Settings
 from tests.server_client import GameClient, Lobby, ServerThread, jitter
 
-#: Round trips of the two kinds of player, and the jitter of each (± ms on the round trip).
+#: Round trips of the two kinds of player, and the jitter of every frame each way (± ms, so
+#: a round trip varies by up to twice that).
 NEAR_MS, FAR_MS, JITTER_MS = 20.0, 200.0, 30.0
 #: How long the fairness test plays, at most, and how many races it wants.
-PLAY_S = 14.0
-ENOUGH_RACES = 70
-TABLES = 12
+PLAY_S = 18.0
+ENOUGH_RACES = 100
+TABLES = 16
 
 
 class LampPlayer:
@@ -35,6 +36,11 @@ class LampPlayer:
         self.plan = plan
         self.races = 0
         self.race_version = -1
+        #: The reaction each press really had, from the moment the reveal reached this
+        #: player to the moment it pressed (the event loop may fire the press a little later
+        #: than planned on a busy machine: the human was that much slower).
+        self.reactions: list[float] = []
+        self.sending: set[asyncio.Task[None]] = set()
         self.rng = random.Random(table)
         client.on_frame = self._on_frame
 
@@ -56,10 +62,17 @@ class LampPlayer:
         reaction_ms = self.plan[key][self.client.seat]
         loop = asyncio.get_running_loop()
         version = view["version"]
-        loop.call_later(
-            reaction_ms / 1000,
-            lambda: loop.create_task(self.client.send({"type": "react", "version": version})),
-        )
+        seen = loop.time()
+        index = len(self.reactions)
+        self.reactions.append(reaction_ms)
+
+        def press() -> None:
+            self.reactions[index] = (loop.time() - seen) * 1000
+            task = loop.create_task(self.client.send({"type": "react", "version": version}))
+            self.sending.add(task)
+            task.add_done_callback(self.sending.discard)
+
+        loop.call_later(reaction_ms / 1000, press)
 
     async def play(self, stop: asyncio.Event) -> None:
         answered = -1
@@ -106,8 +119,8 @@ async def test_the_faster_human_wins_the_race_whatever_the_network(tmp_path: Pat
                     server.ws_url,
                     table_id,
                     token,
-                    down=jitter(rtt, JITTER_MS, rng),
-                    up=jitter(rtt, JITTER_MS, rng),
+                    down=jitter(rtt, 2 * JITTER_MS, rng),
+                    up=jitter(rtt, 2 * JITTER_MS, rng),
                 )
                 await client.connect()
                 players.append(LampPlayer(client, table, plan))
@@ -128,18 +141,20 @@ async def test_the_faster_human_wins_the_race_whatever_the_network(tmp_path: Pat
 
     wins = total = 0
     errors: dict[str, list[float]] = {"near": [], "far": []}
-    for player in players[::2]:
-        races = [e for e in player.client.log if e["kind"] == "race"]
+    for table in range(TABLES):
+        seats = players[2 * table : 2 * table + 2]
+        races = [e for e in seats[0].client.log if e["kind"] == "race"]
         for n, event in enumerate(races):
-            intended = plan[(player.table, n)]
-            faster = 0 if intended[0] < intended[1] else 1
+            actual = [seat.reactions[n] for seat in seats]
             (face,) = event["races"]
             assert face["face"] == 3
-            total += 1
-            wins += face["winner"] == faster
             for seat in (0, 1):
-                kind = "far" if seat == far_seat[player.table] else "near"
-                errors[kind].append(event["rubs"][str(seat)] - intended[seat])
+                kind = "far" if seat == far_seat[table] else "near"
+                errors[kind].append(event["rubs"][str(seat)] - actual[seat])
+            if abs(actual[0] - actual[1]) < 50:
+                continue  # the bar is for reactions 50 ms or more apart
+            total += 1
+            wins += face["winner"] == (0 if actual[0] < actual[1] else 1)
     summary = (
         f"{wins}/{total} races won by the faster human; recorded - intended reaction (ms): "
         + ", ".join(
@@ -148,7 +163,7 @@ async def test_the_faster_human_wins_the_race_whatever_the_network(tmp_path: Pat
         )
     )
     print(summary)
-    assert total >= 40, summary
+    assert total >= 60, summary
     assert wins >= 0.95 * total, summary
 
 
