@@ -116,6 +116,9 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         env = dict(os.environ, ARABESQUE_DATA_DIR=str(self.data_dir))
         env.pop("ARABESQUE_DATABASE_URL", None)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        # A file, not a pipe nobody reads: a chatty server would block on a full pipe.
+        log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -130,14 +133,21 @@ class ServerProcess:
             ],
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=log,
         )
+        log.close()  # the server holds its own copy
         try:
             wait_healthy(self.url, proc=self.proc)
-        except Exception:
+        except Exception as exc:
             self.stop()
-            raise
+            tail = self.log_path.read_text(errors="replace")[-2000:]
+            raise RuntimeError(f"{exc}; the server's log ends:\n{tail}") from exc
         return self
+
+    @property
+    def log_path(self) -> Path:
+        """Where the server's own log goes (its stderr)."""
+        return self.data_dir / f"server-{self.port}.log"
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""
@@ -153,8 +163,6 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
-        if self.proc is not None and self.proc.stderr is not None:
-            self.proc.stderr.close()
 
     def __enter__(self) -> ServerProcess:
         return self.start()
