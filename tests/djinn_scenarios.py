@@ -106,3 +106,19 @@ def top_kind(state: DjinnState) -> Kind:
     top = state.stack.top
     assert top is not None
     return Kind(top.kind)
+
+
+def main_texts(state: DjinnState, seat: int | None = None) -> list[str]:
+    """The main options of the open decision, without the side actions offered alongside."""
+    if seat is None:
+        (seat,) = state.to_act()
+    decision = state.decision(seat)
+    assert decision is not None
+    return [state.action_to_str(a) for a in decision.options if a not in decision.optional]
+
+
+def keep_open(state: DjinnState, seat: int, keys: int = 1) -> None:
+    """Give ``seat`` keys: key exchanges are side actions offered at every decision, so no
+    decision is left with a single option (which the engine applies at once, ruling D25)."""
+    state.bank[4] -= keys - state.keys[seat]
+    state.keys[seat] = keys

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from arabesque.games.djinn import rules
 from arabesque.games.djinn.state import EMPTY, Kind
-from tests.djinn_scenarios import act_at, do, give_mage, new_game, set_djinn, space, texts, top_kind
+from tests.djinn_scenarios import (
+    act_at,
+    do,
+    give_mage,
+    keep_open,
+    main_texts,
+    new_game,
+    set_djinn,
+    space,
+    texts,
+    top_kind,
+)
 
 
 def test_catch_boss_strength_with_two_other_djinn_is_eight() -> None:
@@ -35,6 +46,7 @@ def test_catch_three_djinn_with_two_mage_cards_one_magic_and_four_coins() -> Non
     state.coins[p] = 4
     state.bottles[p][1] = 2  # two brown bottles
     state.corks[p] = 1
+    keep_open(state, p)  # every step stays a decision, none applied at once
     act_at(state, p, r)
     do(state, "catch", "select brown", "select brown", "select blue")
     assert rules.strength(state, p, r, (1, 2, 0, 0, 0)) == 12
@@ -48,9 +60,9 @@ def test_catch_three_djinn_with_two_mage_cards_one_magic_and_four_coins() -> Non
     assert state.djinn[r][:4] == [0, 0, 0, 0]
     # Two spell circles and one corked brown bottle hold the three.
     assert top_kind(state) is Kind.PLACE
-    assert texts(state) == ["circle", "bottle brown"]  # a brown one first
+    assert main_texts(state) == ["circle", "bottle brown"]  # a brown one first
     do(state, "bottle brown")
-    assert texts(state) == ["circle"]  # the other brown: the only cork is used
+    assert main_texts(state) == ["circle"]  # the other brown: the only cork is used
     do(state, "circle", "circle")
     assert state.filled[p][1] == 1 and sorted(state.circles[p][:2]) == [0, 1]
     assert top_kind(state) is Kind.ACT and "end" in texts(state)
@@ -66,6 +78,7 @@ def test_the_example_catch_is_offered_only_when_it_can_be_completed() -> None:
     give_mage(state, 0, 1)
     state.magic[0] = 0
     state.coins[0] = 4
+    keep_open(state, 0)
     act_at(state, 0, r)
     do(state, "catch", "select brown", "select brown")
     # Two circles are full after two; the blue one has nowhere to go.
@@ -78,7 +91,7 @@ def test_the_example_catch_is_offered_only_when_it_can_be_completed() -> None:
     do(state, "select blue", "confirm", "use mage 0", "use mage 1", "settle")
     placed = []
     while top_kind(state) is Kind.PLACE:
-        options = texts(state)
+        options = main_texts(state)
         choice = "bottle blue" if "bottle blue" in options else "circle"
         placed.append(choice)
         do(state, choice)

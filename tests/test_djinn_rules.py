@@ -20,6 +20,8 @@ from tests.djinn_scenarios import (
     act_at,
     do,
     give_mage,
+    keep_open,
+    main_texts,
     move_from,
     new_game,
     set_djinn,
@@ -116,7 +118,10 @@ def test_an_occupied_space_is_paid_for_or_skipped() -> None:
     do(state, "move r2")
     assert top_kind(state) is Kind.JUMP and texts(state) == ["stop", "skip"]
     coins = state.coins[1]
-    do(state, "stop", "pay coin")
+    state.scrolls[0] = 1  # a coin or a scroll: a real choice
+    do(state, "stop")
+    assert texts(state)[:2] == ["pay coin", "pay scroll"]
+    do(state, "pay coin")
     assert state.coins[1] == coins + 1 and state.pos[0] == space("r2")
     assert top_kind(state) is Kind.ACT
 
@@ -128,10 +133,11 @@ def test_skipping_several_occupied_spaces_in_one_move() -> None:
     state.coins[0] = state.scrolls[0] = 0  # cannot pay: skipping is the only way
     move_from(state, 0, space("s1"), came=space("r1"))
     do(state, "move r2")
-    assert texts(state) == ["skip"]
-    do(state, "skip")
+    # Skipping on is the only way (applied at once, ruling D25): the mage moves on from r2.
+    assert top_kind(state) is Kind.MOVE and state.stack.top is not None
+    assert state.stack.top.context[0] == space("r2")
     assert "move s1" not in texts(state)  # never back
-    do(state, "move s5", "skip", "move r6")
+    do(state, "move s5", "move r6")
     assert state.pos[0] == space("r6") and state.came[0] == space("s5")
 
 
@@ -142,9 +148,11 @@ def test_forfeiting_all_actions_gives_two_coins_or_magic_or_one_each() -> None:
     state = new_game(2)
     act_at(state, 0, space_of(state, "academy", "s"))
     assert {"forfeit 1", "forfeit 2", "forfeit 3"} <= set(texts(state))
+    state.pos[1], state.came[1] = space("s1"), space("r1")
     do(state, "forfeit 3")
     assert state.coins[0] == 5 and state.magic[0] == 4
-    assert texts(state) == ["end"]
+    # Nothing else to do: the lone "end" is applied at once (ruling D25).
+    assert state.current == 1
 
 
 def test_academy_basic_and_special() -> None:
@@ -163,9 +171,12 @@ def test_a_round_space_needs_its_catch_before_the_turn_ends() -> None:
     state = new_game(2)
     r = space_of(state, "academy", "r")
     set_djinn(state, r, boss=1, red=2)
+    keep_open(state, 0)
     act_at(state, 0, r)
     assert "end" not in texts(state) and "catch" in texts(state)
-    do(state, "basic", "catch", "decline")
+    do(state, "basic")
+    assert main_texts(state) == ["catch"]
+    do(state, "catch", "decline")
     assert state.magic[0] == 3  # 3 + 3 magic capped at 4, then 1 lost
     assert "end" in texts(state)
 
@@ -175,6 +186,7 @@ def test_declining_a_catch_never_takes_magic_below_zero() -> None:
     r = space_of(state, "tavern", "r")
     set_djinn(state, r, red=1)
     state.magic[0] = 0
+    state.keys[0] = 1  # keeps the decisions open (else they are applied at once)
     act_at(state, 0, r)
     do(state, "catch", "decline")
     assert state.magic[0] == 0
@@ -242,9 +254,10 @@ def test_archives_special_takes_two_different_options() -> None:
 
 def test_passage_placement_constraints_and_use() -> None:
     state = new_game(2)
+    state.keys[0] = 1  # a side action keeps the turn open after the placement
     act_at(state, 0, space_of(state, "archives", "s"))
     do(state, "basic", "archive passage")
-    for text in texts(state):
+    for text in main_texts(state):
         location, square = text.split()[1], text.split()[3]
         assert location != rules.LOCATIONS[state.loc[space(square)]]
     target = space_of(state, "archives", "s")
@@ -295,6 +308,7 @@ def test_market_moves_the_assistant_pays_others_and_special_twice() -> None:
     r = space_of(state, "market", "r")
     set_djinn(state, r)
     state.tent[1] = 0
+    keep_open(state, 0)
     act_at(state, 0, r)
     do(state, "special")
     assert top_kind(state) is Kind.TENT
@@ -352,12 +366,13 @@ def test_magic_source_rows() -> None:
     state.scrolls[0] = 5
     state.magic[0] = 1
     give_mage(state, 0, 5, active=False)
+    keep_open(state, 0)
     act_at(state, 0, 0)
-    assert texts(state) == ["end", "source refill", "source row2"]
+    assert main_texts(state) == ["end", "source refill", "source row2"]
     do(state, "source row2")
     assert state.scrolls[0] == 3 and state.corks[0] == 1 and top_kind(state) is Kind.ACTIVATE
     do(state, "activate mage 5", "done", "source refill")
-    assert state.mage_active[5] and state.magic[0] == 4 and texts(state) == ["end"]
+    assert state.mage_active[5] and state.magic[0] == 4 and main_texts(state) == ["end"]
 
 
 def test_source_bosses_cost_six_magic_each() -> None:
@@ -365,10 +380,11 @@ def test_source_bosses_cost_six_magic_each() -> None:
     state.flipped[0] = True
     state.magic[0] = 8
     supply = state.supply_bosses
+    keep_open(state, 0)
     act_at(state, 0, 0)
     do(state, "source bosses", "boss", "circle")
     assert state.magic[0] == 2 and state.supply_bosses == supply - 1 and 4 in state.circles[0]
-    assert texts(state) == ["done"]
+    assert main_texts(state) == ["done"]  # 2 magic left: no second boss
 
 
 # -- bosses and trophies ----------------------------------------------------------------------
@@ -380,6 +396,7 @@ def test_a_caught_boss_brings_a_free_djinn_and_a_lone_boss_flees() -> None:
     set_djinn(state, r, boss=1, red=2)
     state.magic[0] = 8
     state.flipped[0] = True
+    keep_open(state, 0)
     act_at(state, 0, r)
     do(state, "catch", "select boss", "confirm", "settle", "circle")
     assert state.magic[0] == 0  # 4 + 2 + 2
@@ -397,6 +414,7 @@ def test_lone_boss_flees_after_its_djinn_are_caught() -> None:
     set_djinn(state, r, boss=1, red=1)
     supply = state.supply_bosses
     state.magic[0] = 4
+    keep_open(state, 0)
     act_at(state, 0, r)
     do(state, "catch", "select red", "confirm", "settle", "circle")
     assert state.djinn[r][4] == 0 and state.supply_bosses == supply + 1
@@ -461,6 +479,7 @@ def test_end_of_game_finishes_the_round_plays_one_more_and_the_final_source() ->
     state.pos[(seat + 1) % 3] = space("s1")
     state.came[(seat + 1) % 3] = space("r1")
     state.magic[seat] = 4
+    keep_open(state, seat)
     act_at(state, seat, r)
     do(state, "catch", "select brown", "confirm", "settle", "circle")
     assert state.stage == FINISH_ROUND
@@ -514,7 +533,7 @@ def test_solo_loss_when_toms_last_card_is_revealed() -> None:
     r = space_of(state, "academy", "r")
     set_djinn(state, r)
     act_at(state, 0, r)
-    do(state, "basic", "end")
+    do(state, "basic")  # then the lone "end" is applied at once (ruling D25)
     assert state.is_over and state.won is False and state.returns() == [0.0]
 
 
@@ -525,6 +544,7 @@ def test_solo_win_flips_toms_next_card_then_the_final_source_and_scores_cards_le
     r = space("r5")
     set_djinn(state, r, boss=1, red=1)
     state.magic[0] = 4
+    keep_open(state, 0)
     act_at(state, 0, r)
     do(state, "catch", "select red", "confirm", "settle", "circle")
     assert state.stage == FINISH_ROUND

@@ -8,6 +8,8 @@ from tests.djinn_scenarios import (
     act_at,
     do,
     give_mage,
+    keep_open,
+    main_texts,
     move_from,
     new_game,
     set_djinn,
@@ -22,6 +24,7 @@ def test_d1_a_move_never_passes_the_same_space_twice() -> None:
     state = new_game(4)
     state.pos[1], state.pos[2], state.pos[3] = space("r2"), space("s5"), space("r5")
     state.coins[0] = state.scrolls[0] = 0
+    keep_open(state, 0)
     move_from(state, 0, space("s1"), came=space("r1"))
     do(state, "move r2", "skip", "move s5", "skip")
     assert "move r2" not in texts(state)
@@ -93,18 +96,80 @@ def test_d7_trophy_bottles_and_corks_return_to_the_supply() -> None:
     assert state.discarded[1] == 2 and state.discarded[4] == 1
 
 
-def test_d8_no_side_actions_inside_a_catch() -> None:
+def test_d8_keys_and_trophies_are_offered_inside_a_catch() -> None:
+    """Keys, trophies and the other side actions may be used at any time on the turn, also
+    between the steps of a catch: a key turned into magic makes a Djinn catchable."""
     state = new_game(2)
-    state.keys[0] = 2
     r = space("r4")
     set_djinn(state, r, red=1)
-    state.magic[0] = 4
+    state.magic[0] = 3
+    state.filled[0][0] = 3
+    keep_open(state, 0)
     act_at(state, 0, r)
-    assert "key coin" in texts(state)
     do(state, "catch")
-    assert "key coin" not in texts(state)
-    decision = state.decision(0)
-    assert decision is not None and decision.optional == ()
+    assert top_kind(state) is Kind.CATCH_SELECT
+    assert "select red" not in texts(state) and "key magic" in texts(state)
+    assert any(t.startswith("trophy") for t in texts(state))
+    do(state, "key magic")
+    assert state.magic[0] == 4 and "select red" in texts(state)
+
+
+def test_d8_a_card_reactivated_inside_a_catch_is_not_used_twice() -> None:
+    """A trophy's bonus may activate Mage cards in the middle of a catch, but a card whose
+    power was used in this catch cannot add it again (once per action)."""
+    state = new_game(2)
+    r = space("r4")
+    set_djinn(state, r, red=1)
+    give_mage(state, 0, 4)  # power 2, cost 1, no colour bonus
+    state.magic[0] = 2
+    state.filled[0][0] = 3
+    state.trophy_rows[0] = [5]  # row I: activate up to 2 Mage cards
+    keep_open(state, 0)
+    act_at(state, 0, r)
+    do(state, "catch", "select red", "confirm", "use mage 4")
+    assert not state.mage_active[4]
+    do(state, "trophy 5 blue", "activate mage 4", "done")
+    assert state.mage_active[4] and top_kind(state) is Kind.CATCH_PAY
+    assert "use mage 4" not in texts(state) and "settle" in texts(state)
+    do(state, "settle")
+    assert state.magic[0] == 0 and state.mage_active[4]
+
+
+def test_d8_a_bottle_trade_inside_a_catch_keeps_the_caught_djinn_placeable() -> None:
+    state = new_game(2)
+    r = space("r4")
+    set_djinn(state, r, red=1)
+    state.circles[0][:2] = [0, 0]  # both circles hold blue Djinn
+    state.bottles[0][0] = state.bottles[0][2] = 1  # a blue and a red bottle
+    state.corks[0] = 1
+    state.magic[0] = 4
+    trade = next(e.id for e in state.comp.equipment if e.effect == "bottle_trade")
+    state.equip_owner[trade], state.equip_up[trade] = 0, True
+    state.equip_of[0].append(trade)
+    keep_open(state, 0)
+    act_at(state, 0, r)
+    do(state, "catch", "select red", "confirm", f"use equipment {trade}")
+    options = main_texts(state)
+    assert "trade blue for yellow" in options
+    assert not any(t.startswith("trade red") for t in options)  # the red one is needed
+
+
+def test_d8_a_random_djinn_inside_a_catch_keeps_the_catch_placeable() -> None:
+    """A Djinn drawn for the player while a catch is open (a reward raising the capacity past
+    8) may not take the only place left for the Djinn being caught: it can only go back."""
+    state = new_game(2)
+    r = space("r4")
+    set_djinn(state, r, red=1)
+    state.circles[0][1] = 0  # one empty circle left, no bottles
+    state.magic[0] = 4
+    keep_open(state, 0)
+    act_at(state, 0, r)
+    do(state, "catch", "select red", "confirm")
+    rules.queue(state, 0, ((rules.RDJ, 1),))
+    rules.refresh(state)
+    assert top_kind(state) is Kind.PLACE and main_texts(state) == ["release"]
+    do(state, "release", "settle", "circle")
+    assert state.circles[0][0] == 2 and state.djinn[r][2] == 0
 
 
 def test_d9_a_covered_circle_is_activated_first_for_two_magic() -> None:
@@ -170,7 +235,9 @@ def test_d16_bosses_caught_at_the_source_do_not_start_the_end() -> None:
     state.flipped[0] = True
     state.magic[0] = 8
     act_at(state, 0, 0)
-    do(state, "source bosses", "boss", "circle", "done")
+    do(state, "source bosses", "boss")  # into the only place: a circle (applied at once)
+    # Caught from the supply beside the board.
+    assert state.supply_bosses == 1 and state.circles[0][0] == 4
     assert state.stage == 0 and sum(state.djinn[r][4] for r in range(7, 13)) == 6
 
 
@@ -196,6 +263,7 @@ def test_d19_the_free_djinn_is_optional() -> None:
     set_djinn(state, r, boss=1, red=2)
     state.magic[0] = 8
     state.flipped[0] = True
+    keep_open(state, 0)
     act_at(state, 0, r)
     do(state, "catch", "select boss", "confirm", "settle", "circle", "done")
     assert state.djinn[r][2] >= 2

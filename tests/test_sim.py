@@ -100,6 +100,23 @@ def test_batch_results_do_not_depend_on_the_number_of_workers() -> None:
     assert len({(r.totals, r.actions) for r in one}) > 1
 
 
+def test_a_solo_game_counts_as_won_only_when_the_game_says_so() -> None:
+    """A lone player always ranks first; whether it won is the game's own result (returns()),
+    e.g. Djinn's solo game is won only by clearing the bosses before Tom's deck runs out."""
+    params = get_game("djinn").make_params(num_players=1)
+    results = run_games("djinn", params, ["random"], games=4, seed=7)
+    summary = summarize("djinn", params, ["random"], 7, results)
+    assert all(r.ranking == (1,) for r in results)
+    won = [r for r in results if r.won == (True,)]
+    assert summary["seats"][0]["wins"] == len(won)
+    # A random player does not beat Tom, so ranking first did not make these wins.
+    assert len(won) < len(results) and summary["seats"][0]["win_rate"] < 1.0
+    # Several players: the winners are those ranked first, as before.
+    params2 = get_game(GAME).make_params(num_players=2)
+    for r in run_games(GAME, params2, ["random"] * 2, games=3, seed=1):
+        assert r.winner_seats() == [p for p, rank in enumerate(r.ranking) if rank == 1]
+
+
 def test_summary_fields_agree_with_the_games(tmp_path: Path) -> None:
     params = get_game(GAME).make_params(num_players=2)
     agents = ["random", "random"]

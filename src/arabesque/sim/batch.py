@@ -30,7 +30,10 @@ from arabesque.sim.runner import play_game
 from arabesque.sim.stats import mean, median, stdev, wilson_interval
 
 #: How shared victories are counted, stated in every summary so nobody has to guess.
-WIN_COUNTING = "a shared victory (several players ranked 1) counts as a win for each of them"
+WIN_COUNTING = (
+    "a seat wins when the game's result (returns()) gives it the top outcome; a shared "
+    "victory counts as a win for each winner, and a solo game is won only by beating the game"
+)
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
@@ -122,6 +125,15 @@ class GameResult:
     actions: int
     #: The final "turn" of the spectator view, for games whose view has one.
     turns: int | None
+    #: Per seat: whether it won. Taken from the game's own result (``returns()``: the top
+    #: outcome, 1.0), not from the ranking, because a solo player always ranks first but wins
+    #: only by beating the game. Empty in results made before this field (then rank 1 counts).
+    won: tuple[bool, ...] = ()
+
+    def winner_seats(self) -> list[int]:
+        if self.won:
+            return [p for p, w in enumerate(self.won) if w]
+        return winners(self.ranking)
 
 
 def expand_agents(specs: Sequence[str], num_players: int) -> list[str]:
@@ -163,6 +175,7 @@ def play_one(
         ranking=tuple(state.ranking()),
         actions=len(state.history),
         turns=turn if isinstance(turn, int) and not isinstance(turn, bool) else None,
+        won=tuple(r >= 1.0 for r in state.returns()),
     )
 
 
@@ -308,8 +321,8 @@ def summarize(
         raise ValueError(f"{games} results for a batch of {requested} games")
     seats: list[dict[str, Any]] = []
     for seat in range(n):
-        won = [r for r in results if r.ranking[seat] == 1]
-        shared = sum(1 for r in won if len(winners(r.ranking)) > 1)
+        won = [r for r in results if seat in r.winner_seats()]
+        shared = sum(1 for r in won if len(r.winner_seats()) > 1)
         scores = [float(r.totals[seat]) for r in results]
         low, high = wilson_interval(len(won), games)
         seats.append(
@@ -339,7 +352,7 @@ def summarize(
         "seed": seed,
         "seeds": [seed, seed + games - 1] if games else [],
         "win_counting": WIN_COUNTING,
-        "shared_victories": sum(1 for r in results if len(winners(r.ranking)) > 1),
+        "shared_victories": sum(1 for r in results if len(r.winner_seats()) > 1),
         "mean_actions": mean(lengths),
         "std_actions": stdev(lengths),
         "mean_turns": mean(turns) if has_turns else None,

@@ -81,6 +81,7 @@ CHAR_EFFECTS: tuple[str, ...] = (
     "catch_first",
     "no_chest_keys",
     "no_forfeit",
+    "secret_scoring",  # 2 scoring cards kept face down; the better one scores at the end
 )
 #: Conditions of scoring cards and solo tasks (rules.condition_value interprets them).
 CONDITIONS: tuple[str, ...] = (

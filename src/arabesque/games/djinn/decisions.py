@@ -64,7 +64,7 @@ def prompt(state: DjinnState, frame: Frame) -> str:
         )
         return f"{PROMPTS[kind]} at {where}"
     if kind is Kind.CATCH_PAY:
-        space, sel, power = ctx
+        space, sel, power = ctx[:3]
         need = strength(state, frame.seat, space, sel)
         return f"{PROMPTS[kind]}: strength {need}, cards give {power}"
     if kind is Kind.PLACE:
@@ -206,6 +206,7 @@ def context(state: DjinnState, frame: Frame) -> dict[str, Any] | None:
         }
         if kind is Kind.CATCH_PAY:
             out["power_from_cards"] = ctx[2]
+            out["cards_used"] = [c for c in state.mage_of[frame.seat] if (ctx[3] >> c) & 1]
         return out
     if kind is Kind.PLACE:
         return {"djinn": KINDS[ctx[0]], "still_to_place": [KINDS[k] for k in ctx[2]]}

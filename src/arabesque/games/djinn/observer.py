@@ -1,7 +1,8 @@
 """The Djinn observer: the JSON view (view.py), a float32 tensor and a short text.
 
 Seats are absolute in the tensor (block p is seat p); everything encoded is public (see
-view.py), so the tensor of every seat differs only in the ``seat`` one-hot and ``decision``.
+view.py), so the tensor of every seat differs only in the ``seat`` one-hot, ``decision`` and
+``secret_scoring`` (the seat's own face-down scoring cards).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class DjinnObserver(Observer[DjinnState]):
         layout.add(
             "stage", 5, "one-hot: playing, finishing the round, last round, final Source, over"
         )
-        layout.add("round", 1, "round / max_rounds")
+        layout.add("round", 1, "round / 100, at most 1")
         layout.add("decision", len(Kind), "one-hot of the open decision's kind")
         layout.add("catch", len(KINDS), "Djinn selected in the open catch, per kind / 4")
         layout.add(
@@ -74,6 +75,11 @@ class DjinnObserver(Observer[DjinnState]):
             "bag", len(COLOURS) + 1, "Djinn per colour in the bag / 12, bosses beside the board / 8"
         )
         layout.add("tom", 2, "Tom's cards left / 15, solo won")
+        layout.add(
+            "secret_scoring",
+            len(comp.scoring_cards),
+            "per scoring card: 1 if it is one of the observing seat's face-down cards",
+        )
 
     def view(self, state: DjinnState, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
@@ -85,7 +91,7 @@ class DjinnObserver(Observer[DjinnState]):
         if not state.over:
             out[lay["current"].start + state.current] = 1.0
         out[lay["stage"].start + state.stage] = 1.0
-        out[lay["round"].start] = state.round / state.params.max_rounds
+        out[lay["round"].start] = min(state.round, 100) / 100
         top = state.stack.top
         if top is not None:
             out[lay["decision"].start + top.kind] = 1.0
@@ -161,6 +167,9 @@ class DjinnObserver(Observer[DjinnState]):
         out[bag + len(COLOURS)] = state.supply_bosses / 8
         out[lay["tom"].start] = len(state.tom_deck) / 15
         out[lay["tom"].start + 1] = float(bool(state.won))
+        if seat is not None:
+            for c in state.secret[seat]:
+                out[lay["secret_scoring"].start + c] = 1.0
 
     def text(self, state: DjinnState, seat: int | None) -> str:
         view = build_view(state, seat)

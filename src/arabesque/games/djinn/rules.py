@@ -45,6 +45,7 @@ from arabesque.games.djinn.state import (
     T_CATCH,
     T_FINAL,
     T_FORFEIT,
+    T_KEY,
     T_PASSAGE,
     T_ROW1,
     T_ROW2,
@@ -72,6 +73,11 @@ I_FREE = 30
 I_AFTER_CATCH = 31
 I_AFTER_CATCH_BOSS = 32
 I_ACADEMY_ACTIVATE = 33  # ruling D10: activations paid with the Academy's magic
+
+#: Face-down scoring cards drawn by the character tile (rulebook §Character tiles).
+SECRET_CARDS = 2
+#: ``score_breakdowns`` for full knowledge (the final scores, the ranking).
+ALL_SEEING = -2
 
 RC = R["coins"]
 RS = R["scrolls"]
@@ -173,6 +179,12 @@ def deal(comp: Components, params: DjinnParams, rng: random.Random) -> dict[str,
         nothing = [t.id for t in comp.tom_cards if t.nothing]
         tom = places + nothing[: params.tom_deck - len(places)]
         rng.shuffle(tom)
+    # The scoring cards left in the box, face down: a character tile draws from them (drawn
+    # last so that the rest of a seed's deal is what it was before this key existed).
+    scoring_deck: list[int] = []
+    if params.characters:
+        scoring_deck = [c for c in range(len(comp.scoring_cards)) if c not in scoring]
+        rng.shuffle(scoring_deck)
     return {
         "first": rng.randrange(n),
         "layout": layout,
@@ -185,6 +197,7 @@ def deal(comp: Components, params: DjinnParams, rng: random.Random) -> dict[str,
         "draft": draft,
         "removed_passages": [LOCATIONS[x] for x in removed],
         "tom": tom,
+        "scoring_deck": scoring_deck,
     }
 
 
@@ -223,8 +236,10 @@ def read_arrangement(
         "first", "layout", "djinn", "piles", "chests", "equipment", "trophies", "scoring",
         "draft", "removed_passages", "tom",
     }  # fmt: skip
-    if set(data) != keys:
-        raise _bad(f"needs exactly the keys {sorted(keys)}")
+    # "scoring_deck" (the face-down scoring cards a character tile draws from) is optional,
+    # so hand-written arrangements need not list it.
+    if not keys <= set(data) <= keys | {"scoring_deck"}:
+        raise _bad(f"needs exactly the keys {sorted(keys)} (and optionally 'scoring_deck')")
     n = params.num_players
     first = data["first"]
     if type(first) is not int or not 0 <= first < n:
@@ -300,6 +315,12 @@ def read_arrangement(
         or len(removed) != comp.start["passages_removed"]
     ):
         raise _bad(f"removed_passages names {comp.start['passages_removed']} locations")
+    if "scoring_deck" in data:
+        scoring_deck = _ids(data["scoring_deck"], len(comp.scoring_cards), "scoring_deck")
+        if set(scoring_deck) & set(scoring):
+            raise _bad("a scoring card is both on display and in the scoring deck")
+    else:
+        scoring_deck = [c for c in range(len(comp.scoring_cards)) if c not in scoring]
     tom = _ids(data["tom"], len(comp.tom_cards), "tom")
     if params.solo and len(tom) != params.tom_deck:
         raise _bad(f"Tom's deck holds {params.tom_deck} cards")
@@ -317,6 +338,7 @@ def read_arrangement(
         "draft": {"negative": neg, "positive": pos},
         "removed_passages": list(removed),
         "tom": tom,
+        "scoring_deck": scoring_deck,
     }
 
 
@@ -366,6 +388,8 @@ def setup(
     s.equip_stacks = [list(x) for x in arr["equipment"]]
     s.trophy_rows = [list(x) for x in arr["trophies"]]
     s.scoring = tuple(arr["scoring"])
+    s.scoring_deck = list(arr["scoring_deck"])  # top last, hidden order
+    s.secret = [[] for _ in range(n)]
     s.draft = [list(arr["draft"]["negative"]), list(arr["draft"]["positive"])]
     s.removed_passages = tuple(LOCATIONS.index(x) for x in arr["removed_passages"])
     s.tom_deck = list(arr["tom"])
@@ -496,6 +520,27 @@ def can_place(s: DjinnState, p: int, sel: tuple[int, ...] | list[int]) -> bool:
     return sel[BOSS] <= circles - rest + (left_bottles if left_bottles < left_corks else left_corks)
 
 
+def pending(s: DjinnState) -> list[int]:
+    """Per kind, the Djinn the player is already committed to place, below the top frame:
+    the selection of an open catch, caught Djinn waiting for their place (PLACE frames and
+    queued I_PLACE items). Side actions are offered inside a catch (ruling D8), so whatever
+    they lead to (a random Djinn to place, a bottle trade) must keep these placeable."""
+    counts = [0] * len(KINDS)
+    for frame in s.stack.frames[:-1]:
+        kind = frame.kind
+        if kind is _SELECT or kind is _CPAY:
+            sel = frame.context[1]
+            for k in range(len(KINDS)):
+                counts[k] += sel[k]
+        elif kind is _PLACE:
+            counts[frame.context[0]] += 1
+        elif kind is _GAIN:
+            for code, k in frame.context:
+                if code == I_PLACE:
+                    counts[k] += 1
+    return counts
+
+
 def strength(s: DjinnState, p: int, space: int, sel: tuple[int, ...]) -> int:
     """rulebook §Catch: 4 per Djinn, a boss 2 more per other Djinn at the space."""
     comp = s.comp
@@ -515,12 +560,13 @@ def card_power(s: DjinnState, p: int, card: int, sel: tuple[int, ...]) -> int:
     return m.power + sum(bonus[c] * sel[c] for c in range(NCOL)) + sel[BOSS] * max(bonus)
 
 
-def best_cards(s: DjinnState, p: int, sel: tuple[int, ...], budget: int, skip: int = -1) -> int:
-    """The most power ``p``'s active Mage cards give ``sel`` for at most ``budget`` coins."""
+def best_cards(s: DjinnState, p: int, sel: tuple[int, ...], budget: int, used: int = 0) -> int:
+    """The most power ``p``'s active Mage cards give ``sel`` for at most ``budget`` coins;
+    ``used`` masks the cards already used in this catch (each card once per action)."""
     best = [0] * (budget + 1)
     comp = s.comp
     for card in s.mage_of[p]:
-        if not s.mage_active[card] or card == skip:
+        if not s.mage_active[card] or (used >> card) & 1:
             continue
         cost = comp.mage_cards[card].cost
         if cost > budget:
@@ -651,7 +697,8 @@ def do_item(s: DjinnState, p: int, item: tuple[int, int]) -> None:
         follow = ((I_CHEST_KEY, a),) if chest.key_reward else ()
         queue(s, p, reward_items(chest.reward) + follow)
     elif code == I_CHEST_KEY:
-        if s.keys[p] > 0 and "no_chest_keys" not in s.fx[p]:
+        # Ruling D22: a key opens at most one chest per turn.
+        if s.keys[p] > 0 and "no_chest_keys" not in s.fx[p] and not s.tflags & T_KEY:
             push(s, Kind.CHEST_KEY, p, (a,))
     elif code == I_PLACE:
         top = s.stack.top
@@ -731,9 +778,11 @@ def reveal_chests(s: DjinnState, p: int, count: int) -> None:
             s.chest_discard = []
             s.rng.shuffle(s.chest_deck)
             log(s, "chests_reshuffled")
-        chest = s.chest_deck.pop()
-        s.chest_discard.append(chest)
-        revealed.append(chest)
+        revealed.append(s.chest_deck.pop())
+    # The revealed chests lie in front of the player while they are used, so a reshuffle in
+    # the middle of a special action (deck empty after the first) leaves them out; they join
+    # the discard pile together afterwards.
+    s.chest_discard.extend(revealed)
     log(s, "chests", seat=p, chests=revealed)
     if "catacombs_key" in s.fx[p]:
         queue(s, p, ((RKEY, 1),))
@@ -917,6 +966,7 @@ def finish(s: DjinnState) -> None:
     s.over = True
     s.stage = OVER
     s.stack = DecisionStack()
+    s.options, s.actors = (), NOBODY
     log(s, "end", scores=[sum(b.values()) for b in score_breakdowns(s)], won=s.won)
 
 
@@ -951,10 +1001,17 @@ def refresh(s: DjinnState) -> None:
                 end_turn(s, top.seat)
             continue
         p = top.seat
-        if top.kind is not _DRAFT and not s.in_catch:
+        # Side actions at every decision of the turn, a catch included (ruling D8).
+        if top.kind is not _DRAFT:
             side = side_options(s, p, L)
             if side:
                 main = main + side
+        if len(main) == 1:
+            # Ruling D25 (as R11 in Magic Lamp): a decision with a single option is no
+            # choice; it is carried out at once and is not a recorded action.
+            group, i = s.L.group[main[0]]
+            _HANDLERS[top.kind](s, p, top, group, i)
+            continue
         s.options = main
         s.actors = ONE_SEAT[p]
         return
@@ -1036,19 +1093,21 @@ def frame_options(s: DjinnState, top: Frame, L: dict[str, int]) -> tuple[int, ..
         out.append(L["decline"])
         return tuple(sorted(out))
     if kind is _CPAY:
-        space, sel, power = ctx
+        space, sel, power, used = ctx
         need = strength(s, p, space, sel) - power - catch_power(s, p)
         out = []
         coins = s.coins[p]
         comp = s.comp
         for card in s.mage_of[p]:
-            if not s.mage_active[card]:
+            # rulebook §Catch: each card's power once per action, even if a side action
+            # (a trophy's bonus) activated it again after it was used in this catch.
+            if not s.mage_active[card] or (used >> card) & 1:
                 continue
             cost = comp.mage_cards[card].cost
             if cost > coins:
                 continue
             left = need - card_power(s, p, card, sel) - s.magic[p]
-            if left <= 0 or best_cards(s, p, sel, coins - cost, skip=card) >= left:
+            if left <= 0 or best_cards(s, p, sel, coins - cost, used | (1 << card)) >= left:
                 out.append(L["use_mage"] + card)
         out.sort()
         if need <= s.magic[p]:
@@ -1118,9 +1177,19 @@ def frame_options(s: DjinnState, top: Frame, L: dict[str, int]) -> tuple[int, ..
     if kind is Kind.TRADE:
         out = [L["done"]]
         b = s.bottles[p]
+        want = pending(s)
         for c1 in range(NCOL):
             if b[c1]:
-                out.extend(L["trade"] + c1 * NCOL + c2 for c2 in range(NCOL) if c2 != c1)
+                for c2 in range(NCOL):
+                    if c2 == c1:
+                        continue
+                    b[c1] -= 1
+                    b[c2] += 1
+                    # Inside a catch a trade may not strand a Djinn already caught (D8).
+                    if can_place(s, p, want):
+                        out.append(L["trade"] + c1 * NCOL + c2)
+                    b[c1] += 1
+                    b[c2] -= 1
         return tuple(sorted(out))
     raise AssertionError(kind)
 
@@ -1203,13 +1272,22 @@ def location_doable(s: DjinnState, p: int, location: int, special: bool) -> bool
 
 
 def archive_doable(s: DjinnState, p: int, option: int) -> bool:
+    """An option is offered when some part of it can be done (rulebook §Forfeiting: an
+    action may be done partially, e.g. the improved circle option's key with every circle
+    already active)."""
     if option == 0:
         return bool(s.passages_left[p]) and bool(passage_options(s, p, s.L.base))
-    if option == 3:
-        return "no_activate" not in s.fx[p] and any(not s.mage_active[c] for c in s.mage_of[p])
-    if option == 4:
-        return any(c in (INACTIVE, COVERED) for c in s.circles[p])
-    return True
+    basic, improved = s.comp.archives[option]
+    for kind, _ in improved if s.improved[p] else basic:
+        if kind == RCIRC:
+            if any(c in (INACTIVE, COVERED) for c in s.circles[p]):
+                return True
+        elif kind == RACT:
+            if "no_activate" not in s.fx[p] and any(not s.mage_active[c] for c in s.mage_of[p]):
+                return True
+        else:
+            return True
+    return False
 
 
 def passage_options(s: DjinnState, p: int, L: dict[str, int]) -> tuple[int, ...]:
@@ -1288,11 +1366,10 @@ def act_options(s: DjinnState, p: int, space: int, L: dict[str, int]) -> tuple[i
 def place_options(
     s: DjinnState, p: int, ctx: tuple[Any, ...], L: dict[str, int]
 ) -> tuple[int, ...]:
-    """Where a caught Djinn may go, keeping the rest of the catch placeable."""
-    kind, may_release, rest = ctx
-    counts = [0] * len(KINDS)
-    for k in rest:
-        counts[k] += 1
+    """Where a caught Djinn may go, keeping every Djinn still to be placed placeable (the
+    rest of this catch, or an open catch below a random Djinn brought by a side action)."""
+    kind, may_release, _rest = ctx
+    counts = pending(s)
     out = []
     circles = s.circles[p]
     if EMPTY in circles:
@@ -1392,6 +1469,12 @@ def _draft(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     else:
         begin_turn(s, s.first)
     # rulebook §Character tiles: start-of-game effects.
+    if tile.effect == "secret_scoring":
+        # Two scoring cards kept face down: only their holder sees them until the end.
+        for _ in range(SECRET_CARDS):
+            if s.scoring_deck:
+                s.secret[p].append(s.scoring_deck.pop())
+        log(s, "secret_scoring", visible_to=ONE_SEAT[p], seat=p, cards=list(s.secret[p]))
     if tile.effect == "circle_cover":
         circles = s.circles[p]
         circles[circles.index(EMPTY)] = COVERED
@@ -1522,7 +1605,7 @@ def _select(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     if group == "select":
         replace(s, _SELECT, p, (space, (*sel[:i], sel[i] + 1, *sel[i + 1 :])))
     elif group == "confirm":
-        replace(s, _CPAY, p, (space, sel, 0))
+        replace(s, _CPAY, p, (space, sel, 0, 0))
     else:
         # rulebook §Catch: not catching costs 1 magic, never below 0.
         s.magic[p] = max(0, s.magic[p] - s.comp.decline_cost)
@@ -1534,13 +1617,13 @@ def _select(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
 
 
 def _cpay(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
-    space, sel, power = top.context
+    space, sel, power, used = top.context
     if group == "use_mage":
         # rulebook §Catch: pay the card's cost, then flip it.
         card = s.comp.mage_cards[i]
         gain(s, p, RC, -card.cost)
         s.mage_active[i] = False
-        replace(s, _CPAY, p, (space, sel, power + card_power(s, p, i, sel)))
+        replace(s, _CPAY, p, (space, sel, power + card_power(s, p, i, sel), used | (1 << i)))
         log(s, "use_mage", seat=p, card=i)
         return
     need = strength(s, p, space, sel) - power - catch_power(s, p)
@@ -1670,6 +1753,7 @@ def _passage(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
 def _chest_key(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     pop(s)
     if group == "unlock":
+        s.tflags |= T_KEY
         gain(s, p, RKEY, -1)
         log(s, "unlock", seat=p, chest=top.context[0])
         queue(s, p, s.comp.chests[top.context[0]].key_reward)
@@ -1761,7 +1845,7 @@ _HANDLERS: dict[int, Callable[[DjinnState, int, Frame, str, int], None]] = {
 # -- hidden information ---------------------------------------------------------------------
 
 
-def resample_hidden(s: DjinnState, rng: random.Random) -> None:
+def resample_hidden(s: DjinnState, player: int, rng: random.Random) -> None:
     """Re-deal what nobody has seen: the chest deck, the Mage piles below their top cards
     (within each kind, keeping pile sizes), the Equipment stacks below their tops, Tom's deck.
     The bag's draws come from the copy's own generator."""
@@ -1779,6 +1863,21 @@ def resample_hidden(s: DjinnState, rng: random.Random) -> None:
         rng.shuffle(below)
         s.equip_stacks[t] = below + stack[-1:]
     rng.shuffle(s.tom_deck)
+    # The face-down scoring cards: the seat knows its own, and those of the others are any of
+    # the cards it has not seen (the scoring deck and the others' hands), dealt again. Once
+    # the game is over they are shown.
+    if not s.over:
+        pool = list(s.scoring_deck)
+        for q in range(s.num_players):
+            if q != player:
+                pool.extend(s.secret[q])
+        rng.shuffle(pool)
+        for q in range(s.num_players):
+            if q != player:
+                k = len(s.secret[q])
+                s.secret[q] = pool[:k]
+                pool = pool[k:]
+        s.scoring_deck = pool
 
 
 # -- scoring --------------------------------------------------------------------------------
@@ -1840,17 +1939,28 @@ def condition_points(s: DjinnState, p: int, cond: Condition) -> int:
     return cond.points if condition_met(s, p, cond) else 0
 
 
-def score_breakdowns(s: DjinnState) -> list[dict[str, int]]:
-    """rulebook §Final score (and §Solo: 10 per card left in Tom's deck after a win)."""
+def secret_points(s: DjinnState, p: int) -> int:
+    """The character tile's face-down scoring cards: the player decides at the end which one
+    scores, and more points is always the better choice (ruling D26), so the better one."""
+    cards = s.comp.scoring_cards
+    return max((condition_points(s, p, cards[c]) for c in s.secret[p]), default=0)
+
+
+def score_breakdowns(s: DjinnState, viewer: int = ALL_SEEING) -> list[dict[str, int]]:
+    """rulebook §Final score (and §Solo: 10 per card left in Tom's deck after a win).
+    ``viewer`` (a seat, -1 for a spectator) gets the points it may know: while the game runs,
+    another player's face-down scoring cards count 0 for it."""
     comp = s.comp
     out = []
     for p in range(s.num_players):
+        known = viewer in (ALL_SEEING, p) or s.over
         breakdown = {
             "trophies": sum(comp.trophies[t].points for t in s.trophies_of[p]),
             "bottled": 10 * (sum(s.filled[p]) + sum(s.filled_boss[p])),
             "circles": 3 * sum(1 for c in s.circles[p] if c >= 0),
             "unused": sum(s.bottles[p]) + s.corks[p],
             "scoring_cards": sum(condition_points(s, p, comp.scoring_cards[c]) for c in s.scoring),
+            "secret_card": secret_points(s, p) if known else 0,
         }
         if s.num_players == 1:
             breakdown["tom"] = 10 * len(s.tom_deck) if s.won else 0

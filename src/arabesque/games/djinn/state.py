@@ -73,6 +73,7 @@ T_FORFEIT = 8
 T_ROW1 = 16
 T_ROW2 = 32
 T_FINAL = 64  # this is the final Magic Source action (no trophies)
+T_KEY = 128  # a key has opened a chest this turn (ruling D22: one chest per turn)
 
 NOBODY: frozenset[int] = frozenset()
 ONE_SEAT = tuple(frozenset((p,)) for p in range(4))
@@ -86,10 +87,12 @@ PLAYER_FIELDS = (
 PLAYER_NESTED = (
     "bottles", "filled", "filled_boss", "circles", "mage_of", "equip_of", "passages_left",
     "trophies_of", "chars", "passages", "djinn", "piles", "equip_stacks", "trophy_rows", "draft",
+    "secret",
 )  # fmt: skip
 GAME_LISTS = (
     "bag", "bank", "discarded", "mage_owner", "mage_active", "equip_owner", "equip_up",
     "chest_deck", "chest_discard", "tom_deck", "tom_revealed", "draft_queue", "fx",
+    "scoring_deck",
 )  # fmt: skip
 SCALARS = (
     "first", "loc", "supply_bosses", "scoring", "removed_passages", "current", "round", "stage",
@@ -121,6 +124,8 @@ class DjinnState(GameState):
     equip_stacks: list[list[int]]  # per type, top last
     trophy_rows: list[list[int]]
     scoring: tuple[int, ...]
+    scoring_deck: list[int]  # scoring cards left face down, top last (hidden order)
+    secret: list[list[int]]  # per player: face-down scoring cards (character tile)
     draft: list[list[int]]  # character tiles on display: [negative, positive]
     draft_queue: list[int]  # seats still to take a tile, next first
     removed_passages: tuple[int, ...]
@@ -179,7 +184,7 @@ class DjinnState(GameState):
         for name in ("first_game", "longer"):
             if not isinstance(getattr(params, name), bool):
                 raise ParamsError(f"{name} must be true or false, got {getattr(params, name)!r}")
-        for name, low, high in (("tom_deck", 12, 15), ("max_rounds", 1, 200)):
+        for name, low, high in (("tom_deck", 12, 15), ("max_rounds", 1, 100000)):
             value = getattr(params, name)
             if type(value) is not int or not low <= value <= high:
                 raise ParamsError(f"{name} must be an integer in {low}..{high}, got {value!r}")
@@ -294,7 +299,7 @@ class DjinnState(GameState):
         return new
 
     def _resample(self, player: int, rng: random.Random) -> None:
-        _rules.resample_hidden(self, rng)
+        _rules.resample_hidden(self, player, rng)
 
     def fingerprint(self) -> Any:
         game = tuple(_freeze(getattr(self, name)) for name in _GAME_STATE)

@@ -1,10 +1,11 @@
 """What one seat may know of a Djinn game, as JSON.
 
 Everything on the table is public: the map with its mages, Djinn and passages, each player's
-board, the displays, the trophies, scoring cards and Tom's revealed cards. Hidden are only
-the orders of the decks: the Mage piles and Equipment stacks below their top cards, the
-chest deck, Tom's deck (their sizes are shown); the bag shows how many Djinn of each colour
-it holds, which anyone can count. So every seat's view is the same apart from its decision.
+board, the displays, the trophies, scoring cards and Tom's revealed cards. Hidden are the
+orders of the decks: the Mage piles and Equipment stacks below their top cards, the chest
+deck, Tom's deck, the scoring cards left in the box (their sizes are shown); the bag shows how
+many Djinn of each colour it holds, which anyone can count. And the face-down scoring cards of
+a character tile: only their holder sees them (and the points they bring) until the end.
 """
 
 from __future__ import annotations
@@ -55,7 +56,20 @@ def circle_json(value: int) -> str:
     return KINDS[value]
 
 
-def player_json(state: DjinnState, p: int) -> dict[str, Any]:
+def secret_json(state: DjinnState, p: int, seat: int | None) -> dict[str, Any]:
+    """The character tile's face-down scoring cards: their number is public, the cards only
+    for their holder until the game is over."""
+    cards = state.secret[p]
+    shown = state.over or seat == p
+    return {
+        "count": len(cards),
+        "cards": [{"id": c, "name": state.comp.scoring_cards[c].name} for c in cards]
+        if shown
+        else None,
+    }
+
+
+def player_json(state: DjinnState, p: int, seat: int | None = None) -> dict[str, Any]:
     comp = state.comp
     return {
         "seat": p,
@@ -105,13 +119,14 @@ def player_json(state: DjinnState, p: int) -> dict[str, Any]:
             }
             for c in state.chars[p]
         ],
+        "secret_scoring_cards": secret_json(state, p, seat),
     }
 
 
 def build_view(state: DjinnState, seat: int | None) -> dict[str, Any]:
     comp = state.comp
     top = state.stack.top
-    scores = score_breakdowns(state)
+    scores = score_breakdowns(state, -1 if seat is None else seat)
     catch = None
     if top is not None and top.kind.name in ("CATCH_SELECT", "CATCH_PAY"):
         space, sel = top.context[0], top.context[1]
@@ -128,7 +143,7 @@ def build_view(state: DjinnState, seat: int | None) -> dict[str, Any]:
         "stage": STAGE_NAMES[state.stage],
         "spaces": [space_json(state, s) for s in range(len(SPACE_NAMES))],
         "bosses_on_board": sum(state.djinn[r][BOSS] for r in ROUNDS),
-        "players": [player_json(state, p) for p in range(state.num_players)],
+        "players": [player_json(state, p, seat) for p in range(state.num_players)],
         "tavern": [
             {
                 "top": None if not pile else mage_json(comp.mage_cards[pile[-1]]),
