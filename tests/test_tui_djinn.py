@@ -162,6 +162,14 @@ async def test_a_solo_game_through_the_screen() -> None:
         await finish(app, pilot)
         view = app.session.view()
         assert view["tom"]["won"] is not None or "round limit" in screen.game_over_reason()
+        # The panel's title says the game's result, never "You win!" over a loss to Tom.
+        await pilot.pause()
+        over = next(s for s in app.screen_stack if isinstance(s, GameOverScreen))
+        title = str(over.query_one("#over-title", Static).render())
+        if view["tom"]["won"] is False:
+            assert "Tom wins" in title and "You win" not in title, title
+        elif view["tom"]["won"]:
+            assert "You beat Tom" in title, title
 
 
 # -- what the screen shows ----------------------------------------------------------------------

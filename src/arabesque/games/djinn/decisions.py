@@ -13,17 +13,25 @@ from typing import Any
 from arabesque.core.decision import Decision, Frame
 from arabesque.games.djinn.actions import SPACE_NAMES
 from arabesque.games.djinn.components import (
-    ARCHIVE_OPTIONS,
+    BOSS,
     COLOURS,
     EQUIP_TYPES,
     KINDS,
     LOCATIONS,
     equipment_json,
     mage_json,
-    reward_text,
 )
-from arabesque.games.djinn.rules import scroll_price, strength
+from arabesque.games.djinn.rules import card_power, scroll_price, strength
 from arabesque.games.djinn.state import DjinnState, Kind
+from arabesque.games.djinn.words import (
+    character_words,
+    equipment_words,
+    mage_words,
+    place_words,
+    plural,
+    reward_words,
+    seats_words,
+)
 
 PROMPTS: dict[Kind, str] = {
     Kind.DRAFT: "Take a character tile",
@@ -60,20 +68,27 @@ def prompt(state: DjinnState, frame: Frame) -> str:
         where = (
             "the Magic Source"
             if space == 0
-            else f"{LOCATIONS[state.loc[space]]} ({SPACE_NAMES[space]})"
+            else f"{place_words(LOCATIONS[state.loc[space]])} ({SPACE_NAMES[space]})"
         )
-        return f"{PROMPTS[kind]} at {where}"
+        return f"At {where}: take the actions of this space, then end your turn"
     if kind is Kind.CATCH_PAY:
         space, sel, power = ctx[:3]
         need = strength(state, frame.seat, space, sel)
         return f"{PROMPTS[kind]}: strength {need}, cards give {power}"
     if kind is Kind.PLACE:
-        return f"Put the caught {KINDS[ctx[0]]} Djinn into a spell circle or a bottle"
+        return f"Put the caught {one_djinn(ctx[0])[2:]} into a spell circle or a bottle"
     if kind is Kind.ARCHIVES:
         return f"{PROMPTS[kind]} ({ctx[0]} left)"
     if kind is Kind.ACTIVATE:
         return f"{PROMPTS[kind]} (up to {ctx[0]} more)"
     return PROMPTS[kind]
+
+
+def one_djinn(kind: int) -> str:
+    return "a boss" if kind == BOSS else f"a {KINDS[kind]} Djinn"
+
+
+KEY_WORDS = {"key_coin": "a coin", "key_scroll": "a scroll", "key_magic": "1 magic"}
 
 
 def label(state: DjinnState, seat: int, frame: Frame, action: int) -> str:
@@ -89,7 +104,7 @@ def label(state: DjinnState, seat: int, frame: Frame, action: int) -> str:
     if group == "move":
         where = "the Magic Source" if i == 0 else f"{LOCATIONS[state.loc[i]]} ({SPACE_NAMES[i]})"
         taken = [q for q in range(state.num_players) if q != seat and state.pos[q] == i]
-        return where + (f", taken by {taken}" if taken else "")
+        return where + (f", taken by {seats_words(taken)}" if taken else "")
     if group == "stop":
         return "stay and pay the mages here"
     if group == "skip":
@@ -97,38 +112,38 @@ def label(state: DjinnState, seat: int, frame: Frame, action: int) -> str:
     if group in ("pay_coin", "pay_scroll"):
         return f"pay player {frame.context[0][0]} a {group[4:]}"
     if group == "basic":
-        return f"basic action: {LOCATIONS[state.loc[frame.context[0]]]}"
+        return f"basic action of {place_words(LOCATIONS[state.loc[frame.context[0]]])}"
     if group == "special":
-        return f"special action: {LOCATIONS[state.loc[frame.context[0]]]}"
+        return f"special action of {place_words(LOCATIONS[state.loc[frame.context[0]]])}"
     if group == "passage_use":
         from arabesque.games.djinn.rules import own_passage
 
-        return (
-            f"your passage's basic action: {LOCATIONS[own_passage(state, seat, frame.context[0])]}"
-        )
+        where = place_words(LOCATIONS[own_passage(state, seat, frame.context[0])])
+        return f"your secret passage: basic action of {where}"
     if group == "catch":
         return "catch Djinn (or decline and lose a magic)"
     if group == "forfeit":
-        return f"forfeit the actions for {reward_text(comp.forfeit[i])}"
+        return f"forfeit the actions for {reward_words(comp.forfeit[i])}"
     if group == "refill":
         return "move your magic marker to its maximum"
     if group == "bosses":
         return f"catch bosses of the supply for {comp.source_boss_cost} magic each"
     if group == "row2":
-        return (
-            f"pay {scroll_price(state, seat)} scrolls: {reward_text(comp.rewards['source_row2'])}"
-        )
+        price = plural(scroll_price(state, seat), "scroll")
+        return f"pay {price}: {reward_words(comp.rewards['source_row2'])}"
     if group == "boss":
         return f"catch a boss for {comp.source_boss_cost} magic"
     if group == "select":
-        return f"add a {KINDS[i]} Djinn"
+        return f"add {one_djinn(i)}"
     if group == "confirm":
         return "catch the chosen Djinn"
     if group == "decline":
         return f"do not catch (lose {comp.decline_cost} magic)"
     if group == "use_mage":
         card = comp.mage_cards[i]
-        return f"use Mage card {i} (power {card.power}, cost {card.cost})"
+        power = card_power(state, seat, i, frame.context[1])
+        cost = f"pay {plural(card.cost, 'coin')}" if card.cost else "free"
+        return f"use Mage card {i}: +{power} power here, {cost}"
     if group == "settle":
         return "pay the rest with your own magic"
     if group == "circle":
@@ -136,58 +151,64 @@ def label(state: DjinnState, seat: int, frame: Frame, action: int) -> str:
     if group == "bottle":
         return f"into a {COLOURS[i]} bottle with a cork"
     if group == "release":
-        return "let it go back"
+        return "let it go (no room for it)"
     if group == "free":
-        return f"take a {KINDS[i]} Djinn for free"
+        return f"take {one_djinn(i)} for free"
     if group == "take":
         top = state.piles[i][-1]
-        card = comp.mage_cards[top]
-        key = ", key" if card.key else ""
-        return f"pile {i + 1}: Mage card {top} (power {card.power}, cost {card.cost}{key})"
+        return f"pile {i + 1}: {mage_words(comp.mage_cards[top])}"
     if group == "unlock":
-        return f"pay a key for {reward_text(comp.chests[frame.context[0]].key_reward)}"
+        return f"pay a key for {reward_words(comp.chests[frame.context[0]].key_reward)}"
     if group == "discard_chest":
-        return f"discard chest {i} ({reward_text(comp.chests[i].reward)})"
+        return f"discard chest {i} ({reward_words(comp.chests[i].reward)})"
     if group == "archive":
         if i == 0:
             return "place a secret passage"
         basic, improved = comp.archives[i]
-        return f"{ARCHIVE_OPTIONS[i]}: {reward_text(improved if state.improved[seat] else basic)}"
+        return reward_words(improved if state.improved[seat] else basic)
     if group == "place_passage":
         square = 1 + i % 6
         shown = LOCATIONS[state.loc[square]]
-        return f"{LOCATIONS[i // 6]} passage at {SPACE_NAMES[square]} ({shown})"
+        to = place_words(LOCATIONS[i // 6])
+        return f"a passage to {to} at {place_words(shown)} ({SPACE_NAMES[square]})"
     if group == "equip":
         top = state.equip_stacks[i][-1]
-        return f"{EQUIP_TYPES[i]}: Equipment card {top} ({comp.equipment[top].effect})"
+        return f"{EQUIP_TYPES[i]} {top}: {equipment_words(comp.equipment[top])}"
     if group == "tent":
         place = comp.market_places(state.num_players)[i]
-        return f"tent {i + 1}: " + ", ".join(comp.tents[t] for t in place)
+        taken = [q for q in range(state.num_players) if q != seat and state.tent[q] == i]
+        tents = ", ".join(comp.tents[t] for t in place)
+        return f"tent {i + 1} ({tents})" + (f", taken by {seats_words(taken)}" if taken else "")
     if group == "offer":
         o = comp.offers[i]
-        price = f"{o.coins} coins" if o.coins else f"{o.scrolls} scrolls"
-        return f"pay {price} for {reward_text(o.reward)}"
+        price = plural(o.coins, "coin") if o.coins else plural(o.scrolls, "scroll")
+        return f"pay {price}: {reward_words(o.reward)}"
     if group == "activate":
-        return f"activate Mage card {i}"
+        return f"activate {mage_words(comp.mage_cards[i])}"
     if group == "choose":
         return f"a {COLOURS[i]} bottle"
     if group == "character":
         tile = comp.characters[i]
-        return f"{'+' if tile.positive else '-'} {tile.name} ({tile.effect})"
+        sign = "good" if tile.positive else "bad"
+        return f"{tile.name} ({sign}): {character_words(comp, tile)}"
     if group in ("key_coin", "key_scroll", "key_magic"):
-        return f"exchange a key for a {group[4:]}"
+        return f"exchange a key for {KEY_WORDS[group]}"
     if group == "trophy":
         t = comp.trophies[i // len(COLOURS)]
         return (
-            f"claim trophy {t.id} (row {'I' * (t.row + 1)}, {t.points} points, "
-            f"{reward_text(t.reward)}) with 3 {COLOURS[i % len(COLOURS)]} bottles"
+            f"claim trophy {t.id} with 3 {COLOURS[i % len(COLOURS)]} bottles: "
+            f"{plural(t.points, 'point')}, {reward_words(t.reward, 'no reward')} "
+            f"(row {'I' * (t.row + 1)})"
         )
     if group == "seal":
         circle, colour = i // len(COLOURS) + 1, COLOURS[i % len(COLOURS)]
-        return f"move the Djinn of circle {circle} into a {colour} bottle"
+        k = state.circles[seat][circle - 1]
+        djinn = "boss" if k == BOSS else f"{KINDS[k]} Djinn" if 0 <= k < len(KINDS) else "Djinn"
+        return f"move the {djinn} of spell circle {circle} into a corked {colour} bottle"
     if group == "use_equipment":
         equipment = comp.equipment[i]
-        return f"use Equipment card {i} ({equipment.effect}: {reward_text(equipment.reward)})"
+        words = equipment_words(equipment).removeprefix("once: ")
+        return f"use {EQUIP_TYPES[equipment.type]} {i}: {words}"
     if group == "trade":
         return f"trade a {COLOURS[i // len(COLOURS)]} bottle for a {COLOURS[i % len(COLOURS)]} one"
     raise AssertionError(group)
@@ -212,7 +233,7 @@ def context(state: DjinnState, frame: Frame) -> dict[str, Any] | None:
         return {"djinn": KINDS[ctx[0]], "still_to_place": [KINDS[k] for k in ctx[2]]}
     if kind is Kind.CHEST_KEY:
         chest = comp.chests[ctx[0]]
-        return {"chest": chest.id, "key_reward": reward_text(chest.key_reward)}
+        return {"chest": chest.id, "key_reward": reward_words(chest.key_reward)}
     if kind is Kind.TAVERN:
         return {
             "piles": [None if not p else mage_json(comp.mage_cards[p[-1]]) for p in state.piles]

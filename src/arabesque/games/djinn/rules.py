@@ -22,11 +22,13 @@ from arabesque.games.djinn.components import (
     EQUIP_TYPES,
     KINDS,
     LOCATIONS,
+    REWARD_KINDS,
     Components,
     Condition,
     R,
     Reward,
     load_components,
+    reward_json,
 )
 from arabesque.games.djinn.params import DjinnParams
 from arabesque.games.djinn.state import (
@@ -783,7 +785,14 @@ def reveal_chests(s: DjinnState, p: int, count: int) -> None:
     # the middle of a special action (deck empty after the first) leaves them out; they join
     # the discard pile together afterwards.
     s.chest_discard.extend(revealed)
-    log(s, "chests", seat=p, chests=revealed)
+    log(
+        s,
+        "chests",
+        seat=p,
+        chests=revealed,
+        rewards=[reward_json(s.comp.chests[c].reward) for c in revealed],
+        key_rewards=[reward_json(s.comp.chests[c].key_reward) for c in revealed],
+    )
     if "catacombs_key" in s.fx[p]:
         queue(s, p, ((RKEY, 1),))
     if extra and len(revealed) > count:
@@ -802,7 +811,7 @@ def gain_equipment(s: DjinnState, p: int, e: int) -> None:
     s.equip_owner[e] = p
     s.equip_up[e] = True
     s.equip_of[p].append(e)
-    log(s, "equipment", seat=p, card=e)
+    log(s, "equipment", seat=p, card=e, type=EQUIP_TYPES[card.type])
     items: list[tuple[int, int]] = []
     if not s.set_bonus[p] and {s.comp.equipment[x].type for x in s.equip_of[p]} == {0, 1, 2}:
         s.set_bonus[p] = True
@@ -950,9 +959,17 @@ def tom_turn(s: DjinnState) -> None:
 def tom_pay(s: DjinnState, card_id: int) -> None:
     """Pay Tom's bottom line as far as possible (ruling D13)."""
     card = s.comp.tom_cards[card_id]
+    paid: dict[str, int] = {}
     for kind, amount in card.pay:
+        before = _holding(s, 0, kind)
         gain(s, 0, kind, -amount)
-    log(s, "tom_pay", card=card_id)
+        paid[REWARD_KINDS[kind]] = before - _holding(s, 0, kind)
+    log(s, "tom_pay", card=card_id, asked=reward_json(card.pay), paid=paid)
+
+
+def _holding(s: DjinnState, p: int, kind: int) -> int:
+    """How much of a reward kind Tom may take the player holds (for the log)."""
+    return {RC: s.coins, RS: s.scrolls, RM: s.magic, RKEY: s.keys, RK: s.corks}[kind][p]
 
 
 def round_space(s: DjinnState, location: int) -> int:
@@ -1451,7 +1468,16 @@ def claim_trophy(s: DjinnState, p: int, trophy: int, c: int) -> None:
     s.discarded[BOSS] += 3 - regular
     s.bank[B_BOTTLES] += 3
     s.bank[B_CORKS] += 3
-    log(s, "trophy", seat=p, trophy=trophy, colour=COLOURS[c])
+    log(
+        s,
+        "trophy",
+        seat=p,
+        trophy=trophy,
+        colour=COLOURS[c],
+        row=card.row + 1,
+        points=card.points,
+        reward=reward_json(card.reward),
+    )
     queue(s, p, card.reward)
 
 
@@ -1460,7 +1486,7 @@ def _draft(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     s.draft[1 if tile.positive else 0].remove(i)
     s.chars[p].append(i)
     s.fx[p] = s.fx[p] | {tile.effect}
-    log(s, "character", seat=p, tile=i)
+    log(s, "character", seat=p, tile=i, name=tile.name, positive=tile.positive)
     pop(s)
     if s.draft_queue:
         q = s.draft_queue.pop(0)
@@ -1525,7 +1551,7 @@ def _pay(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     else:
         s.scrolls[p] -= 1
         s.scrolls[q] += 1
-    log(s, "pay", seat=p, to=q, what=group[4:])
+    log(s, "pay", seat=p, to=q, what=group[4:], market=place >= 0)
     if len(payees) > 1:
         replace(s, _PAY, p, (payees[1:], place))
     else:
@@ -1544,7 +1570,7 @@ def _act(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
         return
     if group == "forfeit":
         s.tflags |= T_FORFEIT
-        log(s, "forfeit", seat=p)
+        log(s, "forfeit", seat=p, reward=reward_json(comp.forfeit[i]))
         queue(s, p, comp.forfeit[i])
         return
     if group == "refill":
@@ -1716,7 +1742,15 @@ def _offer(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     offer = s.comp.offers[i]
     gain(s, p, RC, -offer.coins)
     gain(s, p, RS, -offer.scrolls)
-    log(s, "offer", seat=p, offer=i + 1)
+    log(
+        s,
+        "offer",
+        seat=p,
+        offer=i + 1,
+        coins=offer.coins,
+        scrolls=offer.scrolls,
+        reward=reward_json(offer.reward),
+    )
     pop(s)
     queue(s, p, offer.reward)
 
@@ -1755,7 +1789,8 @@ def _chest_key(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     if group == "unlock":
         s.tflags |= T_KEY
         gain(s, p, RKEY, -1)
-        log(s, "unlock", seat=p, chest=top.context[0])
+        chest = s.comp.chests[top.context[0]]
+        log(s, "unlock", seat=p, chest=chest.id, reward=reward_json(chest.key_reward))
         queue(s, p, s.comp.chests[top.context[0]].key_reward)
 
 

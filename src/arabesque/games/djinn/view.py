@@ -24,7 +24,8 @@ from arabesque.games.djinn.components import (
     reward_json,
 )
 from arabesque.games.djinn.rules import max_magic, score_breakdowns, scroll_price, solo_tasks
-from arabesque.games.djinn.state import COVERED, EMPTY, INACTIVE, STAGE_NAMES, DjinnState
+from arabesque.games.djinn.state import COVERED, EMPTY, INACTIVE, STAGE_NAMES, DjinnState, Kind
+from arabesque.games.djinn.words import character_words, equipment_words
 
 
 def space_json(state: DjinnState, space: int) -> dict[str, Any]:
@@ -100,7 +101,11 @@ def player_json(state: DjinnState, p: int, seat: int | None = None) -> dict[str,
             for c in state.mage_of[p]
         ],
         "equipment": [
-            {**equipment_json(comp.equipment[e]), "face_up": state.equip_up[e]}
+            {
+                **equipment_json(comp.equipment[e]),
+                "text": equipment_words(comp.equipment[e]),
+                "face_up": state.equip_up[e],
+            }
             for e in state.equip_of[p]
         ],
         "set_bonus": state.set_bonus[p],
@@ -116,11 +121,26 @@ def player_json(state: DjinnState, p: int, seat: int | None = None) -> dict[str,
                 "name": comp.characters[c].name,
                 "positive": comp.characters[c].positive,
                 "effect": comp.characters[c].effect,
+                "text": character_words(comp, comp.characters[c]),
             }
             for c in state.chars[p]
         ],
         "secret_scoring_cards": secret_json(state, p, seat),
     }
+
+
+def current_seat(state: DjinnState) -> int:
+    """The seat whose turn it is: during the draft, the seat taking a tile (the start player
+    is ``start_player``)."""
+    top = state.stack.top
+    if top is not None and top.kind is Kind.DRAFT:
+        return top.seat
+    return state.current
+
+
+def tile_json(state: DjinnState, c: int) -> dict[str, Any]:
+    tile = state.comp.characters[c]
+    return {"id": c, "name": tile.name, "text": character_words(state.comp, tile)}
 
 
 def build_view(state: DjinnState, seat: int | None) -> dict[str, Any]:
@@ -139,7 +159,7 @@ def build_view(state: DjinnState, seat: int | None) -> dict[str, Any]:
         "round": state.round,
         "max_rounds": state.params.max_rounds,
         "start_player": state.first,
-        "current": None if state.over else state.current,
+        "current": None if state.over else current_seat(state),
         "stage": STAGE_NAMES[state.stage],
         "spaces": [space_json(state, s) for s in range(len(SPACE_NAMES))],
         "bosses_on_board": sum(state.djinn[r][BOSS] for r in ROUNDS),
@@ -157,7 +177,12 @@ def build_view(state: DjinnState, seat: int | None) -> dict[str, Any]:
             {
                 "type": EQUIP_TYPES[t],
                 "size": len(st),
-                "top": None if not st else equipment_json(comp.equipment[st[-1]]),
+                "top": None
+                if not st
+                else {
+                    **equipment_json(comp.equipment[st[-1]]),
+                    "text": equipment_words(comp.equipment[st[-1]]),
+                },
             }
             for t, st in enumerate(state.equip_stacks)
         ],
@@ -196,8 +221,8 @@ def build_view(state: DjinnState, seat: int | None) -> dict[str, Any]:
         "draft": None
         if not (state.draft[0] or state.draft[1])
         else {
-            "negative": [{"id": c, "name": comp.characters[c].name} for c in state.draft[0]],
-            "positive": [{"id": c, "name": comp.characters[c].name} for c in state.draft[1]],
+            "negative": [tile_json(state, c) for c in state.draft[0]],
+            "positive": [tile_json(state, c) for c in state.draft[1]],
         },
         "removed_passages": [LOCATIONS[x] for x in state.removed_passages],
         "bag": {COLOURS[c]: state.bag[c] for c in range(len(COLOURS))},

@@ -13,7 +13,8 @@ from typing import Any
 
 from rich.text import Text
 
-from arabesque.games.djinn.components import REWARD_KINDS, Components
+from arabesque.games.djinn import words
+from arabesque.games.djinn.components import EQUIP_TYPES, Components
 
 Namer = Callable[[int | None], str]
 
@@ -111,11 +112,11 @@ def describe_event(
     return line
 
 
-def _rewards(pairs: Sequence[tuple[int, int]]) -> str:
-    # Imported here: render imports this module (for the styles).
-    from arabesque.tui.djinn.render import reward_words
-
-    return reward_words({REWARD_KINDS[k]: a for k, a in pairs})
+def _reward(reward: Any, nothing: str = "nothing") -> str:
+    """A reward as events write one ({"coins": 2})."""
+    if not isinstance(reward, Mapping):
+        return nothing
+    return words.reward_words({str(k): int(v) for k, v in reward.items()}, nothing)
 
 
 def _words(
@@ -131,35 +132,40 @@ def _words(
         where = places.get(str(space))
         if space == "source":
             return "the Magic Source"
-        return f"the {where} ({space})" if where else str(space)
+        return f"{words.place_words(where)} ({space})" if where else str(space)
 
     if kind == "setup":
         return f"The game begins; {name(e.get('first'))} starts."
     if kind == "character":
         tile = int(e["tile"])
         if comp is not None and 0 <= tile < len(comp.characters):
-            return f"took the character tile “{comp.characters[tile].name}”."
-        return f"took character tile {tile}."
+            tile_card = comp.characters[tile]
+            what = words.character_words(comp, tile_card)
+            return f"took the character tile “{tile_card.name}”: {what}."
+        return f"took the character tile “{e.get('name', tile)}”."
+    if kind == "secret_scoring":
+        ids = [int(c) for c in e.get("cards") or []]
+        if comp is not None and all(0 <= c < len(comp.scoring_cards) for c in ids):
+            cards = and_list([f"“{comp.scoring_cards[c].name}”" for c in ids])
+            return f"keeps the scoring cards {cards} face down (the better one scores)."
+        return f"keeps {plural(len(ids), 'scoring card')} face down."
     if kind == "move":
         return f"moved to {at(e['to'])}."
     if kind == "forfeit":
-        return "gave up the space's actions for coins or magic."
+        return f"gave up the space's actions for {_reward(e.get('reward'))}."
     if kind == "end_turn":
         return None  # the next line names the next player; a line per turn is noise
     if kind == "decline":
         return "did not catch, and lost a magic."
     if kind == "action":
         how = "special" if e.get("special") else "basic"
-        return f"took the {how} action of the {e['location']}."
+        return f"took the {how} action of {words.place_words(str(e['location']))}."
     if kind == "tent":
         return f"moved the assistant to Market tent {e['place']}."
     if kind == "offer":
-        offer = int(e["offer"]) - 1
-        if comp is not None and 0 <= offer < len(comp.offers):
-            o = comp.offers[offer]
-            price = plural(o.coins, "coin") if o.coins else plural(o.scrolls, "scroll")
-            return f"bought {_rewards(o.reward)} for {price} at the Market."
-        return f"bought offer {e['offer']} at the Market."
+        coins, scrolls = int(e.get("coins") or 0), int(e.get("scrolls") or 0)
+        price = plural(coins, "coin") if coins else plural(scrolls, "scroll")
+        return f"paid {price} at the Market: {_reward(e.get('reward'))}."
     if kind == "bottle":
         return f"got a {e['colour']} bottle."
     if kind == "archive":
@@ -176,45 +182,67 @@ def _words(
     if kind == "free_djinn":
         return f"took {one_djinn(str(e['djinn']))} for free with the boss."
     if kind == "passage":
-        return f"placed a secret {e['location']} passage at {at(e['space'])}."
+        to = words.place_words(str(e["location"]))
+        return f"placed a secret passage to {to} at {at(e['space'])}."
     if kind == "source_refill":
-        return "refilled their magic at the Magic Source."
+        return "refilled the magic to its maximum at the Magic Source."
     if kind == "source_row2":
         return f"paid {plural(int(e['price']), 'scroll')} for the Source's second row."
     if kind == "source_boss":
         return "caught a boss from the supply at the Magic Source."
     if kind == "chests":
         ids = [int(c) for c in e.get("chests") or []]
-        if comp is not None and all(0 <= c < len(comp.chests) for c in ids):
-            found = [f"{_rewards(comp.chests[c].reward)} (chest {c})" for c in ids]
-            return f"opened {'chests' if len(ids) > 1 else 'a chest'}: {'; '.join(found)}."
-        chests = [str(c) for c in ids]
-        return f"opened {'chests' if len(ids) > 1 else 'chest'} {and_list(chests)}."
+        rewards = list(e.get("rewards") or [])
+        keys = list(e.get("key_rewards") or [])
+        found = []
+        for i, c in enumerate(ids):
+            line = f"chest {c}: {_reward(rewards[i] if i < len(rewards) else None)}"
+            if i < len(keys) and keys[i]:
+                line += f" (with a key: {_reward(keys[i])})"
+            found.append(line)
+        if not found:
+            return "found the Catacombs empty."
+        return f"opened {'chests' if len(ids) > 1 else 'a chest'}: {'; '.join(found)}."
     if kind == "unlock":
-        return f"paid a key for chest {e['chest']}'s extra reward."
+        return f"paid a key for chest {e['chest']}'s extra reward: {_reward(e.get('reward'))}."
     if kind == "chests_reshuffled":
         return "The chest discards were shuffled into a new deck."
     if kind == "mage":
-        return f"took Mage card {e['card']}."
+        card = int(e["card"])
+        if comp is not None and 0 <= card < len(comp.mage_cards):
+            return f"took {words.mage_words(comp.mage_cards[card])}."
+        return f"took Mage card {card}."
     if kind == "use_mage":
         return f"used Mage card {e['card']}."
     if kind == "activate":
         return f"activated Mage card {e['card']}."
     if kind == "equipment":
-        return f"took Equipment card {e['card']}."
+        card = int(e["card"])
+        if comp is not None and 0 <= card < len(comp.equipment):
+            equipment = comp.equipment[card]
+            what = f"{EQUIP_TYPES[equipment.type]} {card}: {words.equipment_words(equipment)}"
+            return f"took the Equipment card {what}."
+        return f"took Equipment card {card}."
     if kind == "use_equipment":
         return f"used Equipment card {e['card']}."
     if kind == "key":
         return f"exchanged a key for {KEY_WORDS.get(str(e['exchange']), e['exchange'])}."
     if kind == "pay":
-        return f"paid {name(e['to'])} a {e['what']} to share the space."
+        where = "the Market tent" if e.get("market") else "the space"
+        return f"paid {name(e['to'])} a {e['what']} to share {where}."
     if kind == "seal":
         return (
-            f"moved the {e['djinn']} Djinn of circle {e['circle']} into a corked "
+            f"moved {one_djinn(str(e['djinn'])).replace('a ', 'the ', 1)} of spell circle "
+            f"{e['circle']} into a corked "
             f"{e['bottle']} bottle."
         )
     if kind == "trophy":
-        return f"claimed trophy {e['trophy']} with three {e['colour']} bottles!"
+        gain = ""
+        if "points" in e:
+            gain = f": {plural(int(e['points']), 'point')}"
+            if e.get("reward"):
+                gain += f" and {_reward(e['reward'])}"
+        return f"claimed trophy {e['trophy']} with three {e['colour']} bottles{gain}!"
     if kind == "trade":
         return f"traded a {e['gave']} bottle for a {e['got']} one."
     if kind == "draw_djinn":
@@ -239,7 +267,8 @@ def _words(
             return f"Tom drew card {e['card']}: nothing happens."
         return f"Tom drew card {e['card']}: a Djinn joins the boss at {at(e['space'])}."
     if kind == "tom_pay":
-        return f"Tom drew card {e['card']}: you pay what it shows."
+        paid = _reward(e.get("paid"), "nothing (you had none of it)")
+        return f"Tom drew card {e['card']} and took {paid}."
     if kind == "solo_won":
         left = plural(int(e["cards_left"]), "card")
         return f"All the bosses are gone with {left} left in Tom's deck: you beat Tom!"

@@ -19,6 +19,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from arabesque.games.djinn import words
 from arabesque.games.djinn.components import REWARD_KINDS, Components
 from arabesque.tui.decision_panel import FirstFit, Flow, Rigid
 from arabesque.tui.djinn.events import DJINN_STYLES, and_list, plural, seat_style
@@ -50,54 +51,6 @@ SHAPE_GLYPH = {"source": "✦", "square": "■", "round": "●"}
 ROMAN = ("I", "II", "III", "IV", "V")
 CIRCLE_WORDS = {"inactive": "off", "covered": "covered", "empty": "empty"}
 
-#: A reward kind in words: (one, many); "{n}" is the amount.
-REWARD_WORDS: dict[str, tuple[str, str]] = {
-    "coins": ("1 coin", "{n} coins"),
-    "scrolls": ("1 scroll", "{n} scrolls"),
-    "magic": ("1 magic", "{n} magic"),
-    "corks": ("1 cork", "{n} corks"),
-    "keys": ("1 key", "{n} keys"),
-    "capacity": ("+1 capacity", "+{n} capacity"),
-    "base": ("+1 base", "+{n} base"),
-    "bottle_any": ("1 bottle of your choice", "{n} bottles of your choice"),
-    "bottles_different": ("1 bottle", "{n} bottles of different colours"),
-    "activate": ("activate 1 Mage card", "activate up to {n} Mage cards"),
-    "circle": ("a spell circle", "{n} spell circles"),
-    "djinn": ("a Djinn from the bag", "{n} Djinn from the bag"),
-    "mage_card": ("a Mage card", "{n} Mage cards"),
-    "equipment": ("an Equipment card", "{n} Equipment cards"),
-}
-
-#: What a character tile does, in a few words of our own (by its effect code).
-CHARACTER_WORDS: dict[str, str] = {
-    "market_free": "pays nobody at the Market",
-    "tavern_key": "a key with each Mage card without one",
-    "manufactory_corks": "3 corks at the round Manufactory",
-    "source_price": "Source row 2 always costs 2 scrolls",
-    "academy_activate": "Academy magic may activate Mage cards",
-    "movement_free": "pays nobody when sharing a space",
-    "djinn_discount": "catches for less magic",
-    "catacombs_key": "keys stand in for coins, scrolls, magic",
-    "circle_cover": "one spell circle starts covered",
-    "green_only": "uses only the green power of Mage cards",
-    "no_activate": "cannot activate Mage cards",
-    "catacombs_basic_only": "only the basic Catacombs action",
-    "mage_inactive": "new Mage cards come inactive",
-    "catch_first": "must catch before the space's action",
-    "no_chest_keys": "no key rewards from chests",
-    "no_forfeit": "cannot forfeit a space's actions",
-}
-
-#: An Equipment effect in words; "{where}", "{reward}" and "{n}" are filled in.
-EQUIPMENT_WORDS: dict[str, str] = {
-    "location_reward": "on reaching the {where}: {reward}",
-    "catch_power": "+{n} power in every catch",
-    "once_reward": "once: {reward}",
-    "bottle_trade": "once: trade up to {n} empty bottles",
-    "market_stay": "once: stay on your Market tent",
-    "catacombs_extra": "one more chest in the Catacombs (discard one)",
-}
-
 BREAKDOWN_WORDS: dict[str, str] = {
     "trophies": "trophies",
     "bottled": "bottled Djinn",
@@ -106,21 +59,18 @@ BREAKDOWN_WORDS: dict[str, str] = {
     "scoring_cards": "scoring cards",
 }
 
+#: The same, as column headers (a header wraps at its first space).
+SHORT_BREAKDOWN_WORDS: dict[str, str] = {
+    "circles": "circle Djinn",
+    "unused": "unused supplies",
+}
 
 # -- small words ---------------------------------------------------------------------------------
 
 
 def reward_words(reward: Mapping[str, int]) -> str:
-    parts = []
-    for kind, n in reward.items():
-        if not n:
-            continue
-        one, many = REWARD_WORDS.get(kind, (f"1 {kind}", "{n} " + kind.replace("_", " ")))
-        if n < 0:
-            parts.append("lose " + (one if n == -1 else many.format(n=-n)))
-        else:
-            parts.append(one if n == 1 else many.format(n=n))
-    return ", ".join(parts) or "nothing"
+    """A reward as the view writes one, in the engine's words ("2 coins, 1 scroll")."""
+    return words.reward_words(reward)
 
 
 def comp_reward(pairs: Iterable[tuple[int, int]]) -> dict[str, int]:
@@ -168,13 +118,8 @@ def mage_card_text(card: Mapping[str, Any], with_state: bool = False) -> Text:
 
 
 def equipment_words(card: Mapping[str, Any]) -> str:
-    effect = str(card.get("effect", ""))
-    words = EQUIPMENT_WORDS.get(effect, effect.replace("_", " "))
-    return words.format(
-        where=card.get("location") or "?",
-        reward=reward_words(card.get("reward") or {}),
-        n=card.get("amount", 1),
-    )
+    """What the card does: the view's words for it."""
+    return str(card.get("text") or card.get("effect", "")).replace("_", " ")
 
 
 def equipment_text(card: Mapping[str, Any], with_state: bool = False) -> Text:
@@ -187,11 +132,12 @@ def equipment_text(card: Mapping[str, Any], with_state: bool = False) -> Text:
 
 
 def character_words(tile: Mapping[str, Any], comp: Components | None = None) -> str:
-    effect = str(tile.get("effect", ""))
-    if effect == "start_reward" and comp is not None:
-        reward = comp_reward(comp.characters[int(tile["id"])].reward)
-        return "at the start: " + reward_words(reward)
-    return CHARACTER_WORDS.get(effect, effect.replace("_", " "))
+    """What the tile does: the view's words for it (or the engine's, from its id)."""
+    if tile.get("text"):
+        return str(tile["text"])
+    if comp is not None and 0 <= int(tile.get("id", -1)) < len(comp.characters):
+        return words.character_words(comp, comp.characters[int(tile["id"])])
+    return str(tile.get("effect", "")).replace("_", " ")
 
 
 def character_text(tile: Mapping[str, Any], comp: Components | None = None) -> Text:
@@ -712,6 +658,7 @@ def and_names(name: Namer, seats: Iterable[int]) -> str:
 
 __all__ = [
     "BREAKDOWN_WORDS",
+    "SHORT_BREAKDOWN_WORDS",
     "djinn_text",
     "map_panel",
     "market_panel",

@@ -20,15 +20,14 @@ from textual.containers import Container, Vertical, VerticalScroll
 from textual.widgets import Footer, RichLog, Static
 
 from arabesque.games.djinn.components import Components
-from arabesque.tui.app import GameScreen, Mode, ScrollHint
+from arabesque.tui.app import GameOverScreen, GameScreen, Mode, ScrollHint
 from arabesque.tui.decision_panel import Presentation
 from arabesque.tui.djinn.events import and_list, describe_event, plural
 from arabesque.tui.djinn.render import (
     BREAKDOWN_WORDS,
+    SHORT_BREAKDOWN_WORDS,
     bottles_text,
-    character_words,
     djinn_text,
-    equipment_words,
     map_panel,
     market_panel,
     my_board,
@@ -273,31 +272,14 @@ class DjinnScreen(GameScreen):
         )
 
     def _note(self, view: Mapping[str, Any], text: str) -> str:
-        """A few words after an option's label: what its label leaves out (what waits at the
-        space a move leads to, a Mage card's colour bonuses, what a character tile does)."""
+        """A few words after an option's label: what waits at the space a move leads to (the
+        labels word everything else)."""
         words = text.split()
-        if len(words) < 2:
-            return ""
-        if words[0] == "move":
+        if len(words) >= 2 and words[0] == "move":
             for space in view["spaces"]:
                 if space["id"] == words[1]:
                     djinn = djinn_text(space.get("djinn") or {}).plain
                     return f"Djinn: {djinn}" if djinn else ""
-        if text.startswith("take pile ") and words[-1].isdigit():
-            pile = int(words[-1]) - 1
-            top = view["tavern"][pile]["top"] if pile < len(view["tavern"]) else None
-            bonus = (top or {}).get("bonus") or {}
-            return ", ".join(f"{c} +{b}" for c, b in bonus.items())
-        if words[0] == "equip":
-            for stack in view["manufactory"]:
-                if stack["type"] == words[1] and stack["top"] is not None:
-                    return equipment_words(stack["top"])
-        if words[0] == "character" and words[1].isdigit() and self.comp is not None:
-            tile = int(words[1])
-            if 0 <= tile < len(self.comp.characters):
-                c = self.comp.characters[tile]
-                json = {"id": c.id, "effect": c.effect}
-                return character_words(json, self.comp)
         return ""
 
     def _details(self, view: Mapping[str, Any], decision: Mapping[str, Any]) -> RenderableType:
@@ -425,13 +407,37 @@ class DjinnScreen(GameScreen):
         ]
 
     def breakdown_label(self, key: str) -> str:
-        return BREAKDOWN_WORDS.get(key, key.replace("_", " "))
+        # Short words: the final table's headers wrap at their first space and must fit
+        # 80 columns beside the total.
+        return SHORT_BREAKDOWN_WORDS.get(key, BREAKDOWN_WORDS.get(key, key.replace("_", " ")))
+
+    def _show_game_over(self) -> None:
+        super()._show_game_over()
+        self.app.call_after_refresh(self._retitle_solo)
+
+    def _retitle_solo(self) -> None:
+        # A solo game has one player, ranked first whether or not Tom was beaten: the shared
+        # panel's title would say "You win!" over "Tom wins". Say what the game's result says.
+        tom = self.session.view().get("tom")
+        if tom is None or tom.get("won") is None:
+            return
+        for screen in self.app.screen_stack:
+            if isinstance(screen, GameOverScreen):
+                title = Text("Game over. ", style="bold")
+                verdict = "You beat Tom!" if tom["won"] else "Tom wins."
+                title.append(verdict, style="bold yellow" if tom["won"] else "bold red")
+                reason = self.game_over_reason()
+                if reason and reason != verdict:
+                    title.append(f"\n{reason}", style="dim")
+                screen.query_one("#over-title", Static).update(title)
 
     def game_over_reason(self) -> str:
         view = self.session.view()
         tom = view.get("tom")
         if tom is not None and tom.get("won") is not None:
-            return "You beat Tom!" if tom["won"] else "Tom's deck ran out first: Tom wins."
+            if tom["won"]:
+                return "The bosses are gone before Tom's deck ran out."
+            return "Tom's deck ran out before the bosses were gone."
         for event in reversed(view["log"]):
             if event.get("kind") == "round_cap":
                 return "The round limit was reached."
