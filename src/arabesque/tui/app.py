@@ -512,7 +512,13 @@ class GameOverScreen(ModalScreen[None]):
         state = self.session.state
         ranks = state.ranking()
         title = Text("Game over. ", style="bold")
-        title.append(winners_line(ranks, self.session.names), style="bold yellow")
+        if state.num_players == 1:
+            # A lone player always ranks first; whether they won is the game's own result
+            # (Djinn's solo game is won or lost against Tom).
+            won = state.returns()[0] > 0.5
+            title.append("You win!" if won else "You lose.", style="bold yellow")
+        else:
+            title.append(winners_line(ranks, self.session.names), style="bold yellow")
         if self.reason:
             title.append(f"\n{self.reason}", style="dim")
         with Vertical(id="over-box"):

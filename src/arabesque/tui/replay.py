@@ -68,7 +68,8 @@ def _ali_baba_board(frame: ReplayFrame) -> RenderableType:
 
 def _djinn_board(frame: ReplayFrame) -> RenderableType:
     render = importlib.import_module("arabesque.tui.djinn.render")
-    return render.map_panel(frame.view, seat_name)
+    board: RenderableType = render.map_panel(frame.view, seat_name)
+    return board
 
 
 #: Game id -> how its board is drawn from a spectator's view. A game without one still

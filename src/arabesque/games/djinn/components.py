@@ -788,7 +788,10 @@ def reward_json(reward: Reward) -> dict[str, int]:
 
 
 def reward_text(reward: Reward) -> str:
-    return ", ".join(f"{a} {REWARD_KINDS[k].replace('_', ' ')}" for k, a in reward) or "nothing"
+    # words.py words every reward for people and imports this module, hence the late import.
+    from arabesque.games.djinn.words import reward_words
+
+    return reward_words(reward)
 
 
 def mage_json(card: MageCard) -> dict[str, Any]:
