@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from arabesque.games.djinn import rules
-from arabesque.games.djinn.state import COVERED, EMPTY, Kind
+from arabesque.games.djinn.actions import SOURCE, SPACE_NAMES
+from arabesque.games.djinn.components import (
+    EQUIP_TYPES,
+    LOCATIONS,
+    EquipmentCard,
+    reward_json,
+)
+from arabesque.games.djinn.state import COVERED, EMPTY, DjinnState, Kind
 from tests.djinn_scenarios import (
     act_at,
     do,
@@ -304,3 +311,95 @@ def test_d23_no_passage_at_the_magic_source() -> None:
     act_at(state, 0, space_of(state, "archives", "s"))
     do(state, "basic", "archive passage")
     assert all(" at s" in t for t in texts(state))
+
+
+def _trophy_claims(state: DjinnState, seat: int) -> list[str]:
+    return [t for t in texts(state, seat) if t.startswith("trophy")]
+
+
+def test_d30_an_emptied_trophy_row_passes_the_claim_to_the_next_row() -> None:
+    """Others' extra claims have emptied row I before seat 0's first claim: it comes from
+    row II; with rows I and II empty, from row III; with every row empty there is none."""
+    state = new_game(2)
+    row_ii, row_iii = list(state.trophy_rows[1]), list(state.trophy_rows[2])
+    state.trophy_rows[0] = []  # seat 1 took the last of row I with its 4th and 5th claims
+    state.filled[0][1] = 3  # three brown Djinn bottled
+    keep_open(state, 0)
+    act_at(state, 0, space_of(state, "academy", "s"))
+    assert state.claims[0] == 0
+    assert sorted(_trophy_claims(state, 0)) == sorted(f"trophy {t} brown" for t in row_ii)
+    state.trophy_rows[1] = []
+    rules.refresh(state)
+    assert sorted(_trophy_claims(state, 0)) == sorted(f"trophy {t} brown" for t in row_iii)
+    do(state, f"trophy {row_iii[0]} brown")
+    # It was the 1st claim whichever row it came from: the 2nd is due from row II.
+    assert state.claims[0] == 1 and state.trophies_of[0] == [row_iii[0]]
+    state.filled[0][1] = 3
+    state.trophy_rows[1] = row_ii[:1]
+    rules.refresh(state)
+    assert _trophy_claims(state, 0) == [f"trophy {row_ii[0]} brown"]
+    state.trophy_rows[1] = state.trophy_rows[2] = []
+    rules.refresh(state)
+    assert _trophy_claims(state, 0) == []
+
+
+def test_d30_an_emptied_third_row_leaves_the_third_claim_free() -> None:
+    """No row after row III: a 3rd claim with row III empty is as free as a 4th one."""
+    state = new_game(2)
+    state.claims[0] = 2
+    state.trophy_rows[0], state.trophy_rows[2] = state.trophy_rows[0][:1], []
+    state.filled[0][2] = 3
+    keep_open(state, 0)
+    act_at(state, 0, space_of(state, "academy", "s"))
+    left = [*state.trophy_rows[0], *state.trophy_rows[1]]
+    assert sorted(_trophy_claims(state, 0)) == sorted(f"trophy {t} red" for t in left)
+
+
+def _manufactory_reward_card(state: DjinnState) -> EquipmentCard:
+    return next(
+        card
+        for card in state.comp.equipment
+        if card.effect == "location_reward" and LOCATIONS[card.location] == "manufactory"
+    )
+
+
+def test_d31_the_first_placement_counts_for_a_location_reward() -> None:
+    """On the very first turn the mage, placed next to the square Manufactory, takes the
+    Equipment card that rewards the Manufactory: its reward comes at once (rulebook
+    §Equipment cards, the note on the Manufactory)."""
+    state = new_game(2)
+    seat = state.current
+    card = _manufactory_reward_card(state)
+    stack = state.equip_stacks[card.type]
+    stack.remove(card.id)
+    stack.append(card.id)  # on top of its stack
+    square = space_of(state, "manufactory", "s")
+    way_in = next(r for r in state.adj[square] if r != SOURCE)
+    before = {k: getattr(state, k)[seat] for k in ("coins", "scrolls", "corks", "magic", "keys")}
+    assert top_kind(state) is Kind.START
+    do(state, f"start {SPACE_NAMES[square]} via {SPACE_NAMES[way_in]}", "basic")
+    do(state, f"equip {EQUIP_TYPES[card.type]}")
+    expected = dict(before, coins=before["coins"] - 2, corks=before["corks"] + 1)
+    for name, amount in reward_json(card.reward).items():
+        expected[name] += amount
+    assert {k: getattr(state, k)[seat] for k in expected} == expected
+
+
+def test_d31_a_card_held_at_the_first_placement_rewards_it() -> None:
+    """Hand-set (no card can be held before the first turn in a real game): the placement
+    is an arrival for location rewards, as it is for the action of the space."""
+    state = new_game(2)
+    seat = state.current
+    card = _manufactory_reward_card(state)
+    state.equip_stacks[card.type].remove(card.id)
+    state.equip_owner[card.id] = seat
+    state.equip_up[card.id] = True
+    state.equip_of[seat].append(card.id)
+    keep_open(state, seat)
+    square = space_of(state, "manufactory", "s")
+    way_in = next(r for r in state.adj[square] if r != SOURCE)
+    before = {k: getattr(state, k)[seat] for k in reward_json(card.reward)}
+    do(state, f"start {SPACE_NAMES[square]} via {SPACE_NAMES[way_in]}")
+    assert top_kind(state) is Kind.ACT
+    after = {k: getattr(state, k)[seat] for k in before}
+    assert after == {k: v + reward_json(card.reward)[k] for k, v in before.items()}

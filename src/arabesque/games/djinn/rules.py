@@ -816,7 +816,8 @@ def gain_equipment(s: DjinnState, p: int, e: int) -> None:
     if not s.set_bonus[p] and {s.comp.equipment[x].type for x in s.equip_of[p]} == {0, 1, 2}:
         s.set_bonus[p] = True
         items.extend(s.comp.rewards["set_bonus"])
-    # rulebook §Equipment: a location reward taken where it applies counts at once.
+    # rulebook §Equipment: a location reward taken where it applies counts at once, on the
+    # first turn's placement too (ruling D31).
     space = s.turn_space
     if (
         card.effect == "location_reward"
@@ -1045,10 +1046,9 @@ def side_options(s: DjinnState, p: int, L: dict[str, int]) -> tuple[int, ...]:
             out.append(L["key_magic"])
     filled, fboss = s.filled[p], s.filled_boss[p]
     if not s.tflags & T_FINAL:
-        claims = s.claims[p]
+        rows = claim_rows(s, p)
         for c in range(NCOL):
             if filled[c] + fboss[c] >= 3:
-                rows = (claims,) if claims < 3 else (0, 1, 2)
                 for row in rows:
                     for t in s.trophy_rows[row]:
                         out.append(L["trophy"] + t * NCOL + c)
@@ -1067,6 +1067,21 @@ def side_options(s: DjinnState, p: int, L: dict[str, int]) -> tuple[int, ...]:
                 out.append(L["use_equipment"] + e)
     out.sort()
     return tuple(out)
+
+
+def claim_rows(s: DjinnState, p: int) -> tuple[int, ...]:
+    """The trophy rows ``p``'s next claim may take from (rulebook §Receive a trophy): row I
+    for the 1st claim, II for the 2nd, III for the 3rd, any row from the 4th on.
+
+    Ruling D30: extra claims by others may have emptied the row due. The claim then passes on
+    to the next row in order that still holds a trophy; if no row after the due one does, it
+    is free, as from the 4th claim on. Only with all rows empty is there no claim."""
+    rows = s.trophy_rows
+    due = s.claims[p]
+    for row in range(due, 3):
+        if rows[row]:
+            return (row,)
+    return tuple(row for row in range(3) if rows[row])
 
 
 def frame_options(s: DjinnState, top: Frame, L: dict[str, int]) -> tuple[int, ...]:
@@ -1510,6 +1525,8 @@ def _draft(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
 
 def _start(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     square, rnd = 1 + i // 6, 7 + i % 6
+    # The first placement is no move for paying (ruling D4), but the mage then stands in
+    # front of the space as after one, so location rewards count there (ruling D31).
     arrive(s, p, square, rnd, ())
 
 
