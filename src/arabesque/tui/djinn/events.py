@@ -135,7 +135,8 @@ def _words(
         return f"{words.place_words(where)} ({space})" if where else str(space)
 
     if kind == "setup":
-        return f"The game begins; {name(e.get('first'))} starts."
+        first = name(e.get("first"))
+        return f"The game begins; {first} {'start' if first == 'You' else 'starts'}."
     if kind == "character":
         tile = int(e["tile"])
         if comp is not None and 0 <= tile < len(comp.characters):
