@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
+from fastapi import Depends, FastAPI, Path, Query, Request, Response, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.websockets import WebSocketDisconnect
@@ -128,6 +130,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body = ApiError(code=exc.code, message=exc.message)
         return JSONResponse(body.model_dump(), status_code=exc.status)
 
+    @app.exception_handler(RequestValidationError)
+    async def _invalid_body(_request: Request, exc: RequestValidationError) -> Response:
+        # FastAPI's own answer echoes the input, and a stranger's input may be text that
+        # cannot be encoded (a lone surrogate such as "\udfff" is valid JSON but no
+        # character), which turned a 422 into a 500. Say where and what, never echo, and
+        # write ASCII so any key named in a location still encodes.
+        detail = [
+            {"loc": list(err.get("loc", ())), "msg": err.get("msg", ""), "type": err.get("type")}
+            for err in exc.errors()
+        ]
+        return Response(
+            json.dumps({"detail": detail}, ensure_ascii=True, default=str),
+            status_code=422,
+            media_type="application/json",
+        )
+
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def index() -> str:
         return _PLACEHOLDER.format(version=__version__)
@@ -239,6 +257,10 @@ async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings:
     bad_hellos = 0
     try:
         while True:
+            # Let the writer send what the previous message produced before taking the next:
+            # a burst already in the inbox is otherwise answered without a pause, and the
+            # outgoing queue fills (dropping as "too slow" a client that reads every answer).
+            await asyncio.sleep(0)
             item = await inbox.get()
             if item is None:
                 break
@@ -266,7 +288,11 @@ async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings:
                         continue
                 await table.connect(conn, seat, message.log_from)
             elif not conn.hello:
-                conn.error(ErrorCode.HELLO_FIRST, "say hello first (with a seat token, or none)")
+                conn.error(
+                    ErrorCode.HELLO_FIRST,
+                    "say hello first (with a seat token, or none)",
+                    ref=getattr(message, "ref", None),
+                )
             elif isinstance(message, SyncMsg):
                 await table.resync(conn)
             elif isinstance(message, ActionMsg | ReactMsg):
@@ -328,12 +354,16 @@ async def _read(
                     ErrorCode.TOO_LARGE,
                     f"a message is at most {limit} bytes; this one has {size}",
                 )
+                # As in the handler's loop: let the writer send it before the next frame
+                # (only after an error, so good frames are stamped without delay).
+                await asyncio.sleep(0)
                 continue
             if _is_pong(raw):
                 pong = parse_client_message(raw)
                 if isinstance(pong, PongMsg):
                     if pong.nonce not in conn.pings:
                         conn.error(ErrorCode.BAD_MESSAGE, "pong for no ping of this connection")
+                        await asyncio.sleep(0)
                         continue
                     sent = conn.pings.pop(pong.nonce)
                     if sent is not None:

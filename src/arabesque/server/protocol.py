@@ -53,10 +53,22 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class _StrictMessage(_Strict):
+    # Websocket messages are also validated without conversions: "12" or false is not a
+    # version, an action or a seat (JSON spells integers as integers), and a client that
+    # sends them has a bug the server must not paper over by playing the move.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+#: A name people give a seat: printable text (no control characters, which PostgreSQL's text
+#: columns refuse and no screen shows), at most 64 characters.
+PlayerName = Annotated[str, Field(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$")]
+
+
 # -- client -> server ------------------------------------------------------------------------
 
 
-class HelloMsg(_Strict):
+class HelloMsg(_StrictMessage):
     """The first message on a connection: a seat token, or none to watch."""
 
     type: Literal["hello"]
@@ -65,7 +77,7 @@ class HelloMsg(_Strict):
     log_from: Annotated[int, Field(ge=0, lt=2**31)] = 0
 
 
-class ActionMsg(_Strict):
+class ActionMsg(_StrictMessage):
     """Play an action of the seat's decision: its integer (``options[i].action``) or its
     canonical text (``options[i].text``), decided on state ``version``."""
 
@@ -84,7 +96,7 @@ class ActionMsg(_Strict):
         return self
 
 
-class ReactMsg(_Strict):
+class ReactMsg(_StrictMessage):
     """The player pressed (rubbed the lamp) in a real-time decision; send it at once."""
 
     type: Literal["react"]
@@ -92,14 +104,14 @@ class ReactMsg(_Strict):
     ref: ClientRef | None = None
 
 
-class PongMsg(_Strict):
+class PongMsg(_StrictMessage):
     """The answer to a server ``ping``, sent as soon as the ping is read."""
 
     type: Literal["pong"]
     nonce: Annotated[str, Field(max_length=64)]
 
 
-class SyncMsg(_Strict):
+class SyncMsg(_StrictMessage):
     """Ask for the whole view again (a client that lost track)."""
 
     type: Literal["sync"]
@@ -222,7 +234,7 @@ class SeatSpec(_Strict):
     kind: Literal["human", "bot"] = "human"
     #: The agent spec of a bot (``arabesque agents GAME`` lists them), e.g. "heuristic".
     agent: Annotated[str, Field(max_length=200)] | None = None
-    name: Annotated[str, Field(max_length=64)] | None = None
+    name: PlayerName | None = None
 
 
 class ClockSpec(_Strict):
@@ -258,7 +270,7 @@ class CreateTableRequest(_Strict):
 class JoinRequest(_Strict):
     #: The seat to take (from the join link); None: the first free human seat.
     seat: Annotated[int, Field(ge=0, lt=64)] | None = None
-    name: Annotated[str, Field(max_length=64)] | None = None
+    name: PlayerName | None = None
 
 
 class FillRequest(_Strict):

@@ -534,7 +534,9 @@ class TableRuntime:
         async with self.lock:
             state = self.state
             if state is None:
-                return ErrorMsg(code=ErrorCode.NOT_STARTED, message="the game has not started")
+                return ErrorMsg(
+                    code=ErrorCode.NOT_STARTED, message="the game has not started", ref=ref
+                )
             try:
                 if text is not None:
                     action = state.parse_action(text)
