@@ -3,6 +3,7 @@
     python scripts/balance_djinn.py --games 200 --out docs/balance
     python scripts/balance_djinn.py --games 40 --only solo          # one part only
     python scripts/balance_djinn.py --from-json out.json --out docs/balance   # replot only
+    python scripts/balance_djinn.py --from-json after.json --before before.json --out docs/balance
 
 What it measures, for 2, 3 and 4 players with the heuristic bot in every seat:
 
@@ -404,7 +405,9 @@ def print_report(result: dict[str, Any]) -> None:
             )
 
 
-def plot(result: dict[str, Any], out_dir: Path) -> list[Path]:
+def plot(result: dict[str, Any], out_dir: Path, before: dict[str, Any] | None = None) -> list[Path]:
+    """Write the PNG plots; ``before`` (an earlier run's summaries, e.g. on the data before a
+    balance pass) is drawn over the favour and solo plots for comparison."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -446,6 +449,17 @@ def plot(result: dict[str, Any], out_dir: Path) -> list[Path]:
                     capsize=2,
                     label=f"{n} players (fair {100 / n:.0f}%)",
                 )
+                old = [(before or {}).get(f"{n}p-favour-{loc}") for loc in LOCATIONS]
+                if all(old):
+                    axes[2].scatter(
+                        off,
+                        [100 * f["seat0_win_rate"] for f in old if f],
+                        marker="x",
+                        color="black",
+                        s=18,
+                        zorder=3,
+                        label="before balancing" if i == 0 else None,
+                    )
                 axes[2].hlines(
                     100 / n,
                     off[0] - width,
@@ -537,6 +551,17 @@ def plot(result: dict[str, Any], out_dir: Path) -> list[Path]:
                 capsize=2,
                 label=f"{n} players (fair {100 / n:.0f}%)",
             )
+            old_seats = (before or {}).get(f"{n}p")
+            if old_seats:
+                ax.scatter(
+                    xs2,
+                    [100 * r for r in old_seats["order_win_rate"]],
+                    marker="x",
+                    color="black",
+                    s=18,
+                    zorder=3,
+                    label="before balancing" if i == 0 else None,
+                )
         ax.set_xticks(range(max(counts)), [f"{k + 1}." for k in range(max(counts))])
         ax.set_xlabel("place in turn order (1. = start player)")
         ax.set_ylabel("win rate (%), 95% interval")
@@ -549,15 +574,19 @@ def plot(result: dict[str, Any], out_dir: Path) -> list[Path]:
         written.append(path)
 
     tags = sorted({k.split("@", 1)[1] for k in result if k.startswith("solo-") and "@" in k})
-    lines = [("", "authored data")] + [(f"@{t}", t) for t in tags]
-    if any(f"solo-{d}{suffix}" in result for d in SOLO_DECKS for suffix, _ in lines):
+    lines = [(result, "", "after balancing" if before else "authored data", "-")] + [
+        (result, f"@{t}", t, "-") for t in tags
+    ]
+    if before:
+        lines.append((before, "", "before balancing", "--"))
+    if any(f"solo-{d}{suffix}" in result for d in SOLO_DECKS for _, suffix, _, _ in lines):
         fig, ax = plt.subplots(figsize=(6.0, 4.0))
-        for suffix, name in lines:
-            decks = [d for d in SOLO_DECKS if f"solo-{d}{suffix}" in result]
+        for source, suffix, name, style in lines:
+            decks = [d for d in SOLO_DECKS if f"solo-{d}{suffix}" in source]
             if not decks:
                 continue
-            rates = [100 * result[f"solo-{d}{suffix}"]["win_rate"] for d in decks]
-            cis = [result[f"solo-{d}{suffix}"]["win_ci95"] for d in decks]
+            rates = [100 * source[f"solo-{d}{suffix}"]["win_rate"] for d in decks]
+            cis = [source[f"solo-{d}{suffix}"]["win_ci95"] for d in decks]
             ax.errorbar(
                 decks,
                 rates,
@@ -567,6 +596,7 @@ def plot(result: dict[str, Any], out_dir: Path) -> list[Path]:
                 ],
                 marker="o",
                 capsize=3,
+                linestyle=style,
                 label=name,
             )
         ax.set_xticks(list(SOLO_DECKS))
@@ -602,13 +632,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the PNG plots into this folder")
     parser.add_argument("--json", type=Path, help="write (merge) the summaries into this JSON file")
     parser.add_argument("--from-json", type=Path, help="print and plot an earlier --json only")
+    parser.add_argument(
+        "--before", type=Path, help="an earlier --json to draw over the plots (before/after)"
+    )
     args = parser.parse_args(argv)
+    before = json.loads(args.before.read_text()) if args.before else None
 
     if args.from_json:
         result: dict[str, Any] = json.loads(args.from_json.read_text())
         print_report(result)
         if args.out:
-            for path in plot(result, args.out):
+            for path in plot(result, args.out, before):
                 console.print(f"wrote {path}")
         return 0
 
@@ -654,7 +688,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n")
     if args.out:
-        for path in plot(result, args.out):
+        for path in plot(result, args.out, before):
             console.print(f"wrote {path}")
     return 0
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 from arabesque.games.djinn import rules
+from arabesque.games.djinn.components import DEFAULT_FILE
 from arabesque.games.djinn.params import DjinnParams
 from arabesque.games.djinn.state import EMPTY, INACTIVE, DjinnState, Kind
 from tests.djinn_scenarios import (
@@ -687,10 +689,18 @@ def test_solo_tom_plays_only_after_a_round_space_turn() -> None:
     assert len(state.tom_deck) == left - 1
 
 
-def test_solo_tom_second_line_when_the_first_has_no_boss() -> None:
-    """§Solo gameplay: the second line when the first round space's boss is gone."""
-    state = new_game(1, seed=2)
+def test_solo_tom_second_line_when_the_first_has_no_boss(tmp_path: Path) -> None:
+    """§Solo gameplay: the second line when the first round space's boss is gone. The default
+    cards name one location on both lines (balanced by simulation, docs/balance/djinn.md), so
+    a user's file gives the first card a different second line."""
+    text = DEFAULT_FILE.read_text()
+    one_line = 'first = "academy"\nsecond = "academy"'
+    assert one_line in text
+    path = tmp_path / "djinn.toml"
+    path.write_text(text.replace(one_line, 'first = "academy"\nsecond = "tavern"', 1))
+    state = new_game(1, seed=2, components=str(path))
     card = next(c for c in state.comp.tom_cards if not c.nothing)
+    assert card.first != card.second
     state.djinn[rules.round_space(state, card.first)][4] = 0
     second = rules.round_space(state, card.second)
     before = sum(state.djinn[second][:4])
