@@ -122,3 +122,17 @@ def keep_open(state: DjinnState, seat: int, keys: int = 1) -> None:
     decision is left with a single option (which the engine applies at once, ruling D25)."""
     state.bank[4] -= keys - state.keys[seat]
     state.keys[seat] = keys
+
+
+def caught_boss_game() -> tuple[DjinnState, int]:
+    """A 2-player game where seat 0 has reached round space r5, which holds a boss and two
+    red Djinn, with 8 magic and its lamp flipped: the next step is ``catch``. Returns the
+    state and the space."""
+    state = new_game(2)
+    r = space("r5")
+    set_djinn(state, r, boss=1, red=2)
+    state.magic[0] = 8
+    state.flipped[0] = True
+    keep_open(state, 0)
+    act_at(state, 0, r)
+    return state, r

@@ -18,6 +18,7 @@ from arabesque.games.djinn.state import (
 )
 from tests.djinn_scenarios import (
     act_at,
+    caught_boss_game,
     do,
     give_mage,
     keep_open,
@@ -391,13 +392,7 @@ def test_source_bosses_cost_six_magic_each() -> None:
 
 
 def test_a_caught_boss_brings_a_free_djinn_and_a_lone_boss_flees() -> None:
-    state = new_game(2)
-    r = space("r5")
-    set_djinn(state, r, boss=1, red=2)
-    state.magic[0] = 8
-    state.flipped[0] = True
-    keep_open(state, 0)
-    act_at(state, 0, r)
+    state, r = caught_boss_game()
     do(state, "catch", "select boss", "confirm", "settle", "circle")
     assert state.magic[0] == 0  # 4 + 2 + 2
     assert top_kind(state) is Kind.FREE

@@ -13,6 +13,7 @@ from arabesque.games.djinn.components import (
 from arabesque.games.djinn.state import COVERED, EMPTY, DjinnState, Kind
 from tests.djinn_scenarios import (
     act_at,
+    caught_boss_game,
     do,
     give_mage,
     keep_open,
@@ -265,13 +266,7 @@ def test_d18_the_market_is_offered_only_where_an_offer_is_affordable() -> None:
 
 
 def test_d19_the_free_djinn_is_optional() -> None:
-    state = new_game(2)
-    r = space("r5")
-    set_djinn(state, r, boss=1, red=2)
-    state.magic[0] = 8
-    state.flipped[0] = True
-    keep_open(state, 0)
-    act_at(state, 0, r)
+    state, r = caught_boss_game()
     do(state, "catch", "select boss", "confirm", "settle", "circle", "done")
     assert state.djinn[r][2] >= 2
 

@@ -14,8 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self, TypeVar
 
+from arabesque.core import gamedata
 from arabesque.core.decision import Decision
 from arabesque.core.errors import (
+    ComponentsError,
     GameOverError,
     IllegalActionError,
     InvalidActionError,
@@ -62,6 +64,61 @@ class Params:
 
     def with_changes(self, **changes: Any) -> Self:
         return dataclasses.replace(self, **changes)
+
+
+@dataclass(frozen=True, eq=False)
+class DataFileParams(Params):
+    """Params whose ``DATA_PARAM`` field names a game data file: None (the built-in data), a
+    file path, or ``"sha256:<hex>"`` (what a record holds; core/gamedata.py).
+
+    A game names its data by path during play and by digest in a record, yet a game and its
+    replay are the same game: these params compare (and hash) the data by the sha256 of its
+    text, whatever named it. A game supplies only ``data_digest_of`` (how to load its file);
+    subclasses are declared ``@dataclass(frozen=True, eq=False)`` so that the equality and
+    hash below stay in force.
+    """
+
+    DATA_PARAM: ClassVar[str | None] = "components"
+
+    @classmethod
+    def data_digest_of(cls, path: str) -> str:
+        """The sha256 (hex) of the data file at ``path``; raises ``ComponentsError`` when it
+        cannot be read or is not valid data."""
+        raise NotImplementedError
+
+    def data_identity(self) -> object:
+        """What the data are, for equality: None (built-in), ``"sha256:<hex>"`` of the data,
+        or the value itself when it names nothing readable (validation reports it)."""
+        assert self.DATA_PARAM is not None
+        value = getattr(self, self.DATA_PARAM)
+        if not isinstance(value, str) or gamedata.is_ref(value):
+            return value
+        try:
+            return gamedata.make_ref(self.data_digest_of(value))
+        except ComponentsError:
+            return value
+
+    def _identity(self) -> tuple[Any, ...]:
+        # Computed once: the fields are frozen, and a file read again later (edited meanwhile)
+        # must not change the hash of params already used as a dictionary key.
+        cached: tuple[Any, ...] | None = self.__dict__.get("_identity_cache")
+        if cached is None:
+            data_param = self.DATA_PARAM
+            cached = tuple(
+                self.data_identity() if f.name == data_param else getattr(self, f.name)
+                for f in dataclasses.fields(self)
+            )
+            object.__setattr__(self, "_identity_cache", cached)
+        return cached
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, DataFileParams)
+        return self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
 
 
 @dataclass(frozen=True)
@@ -418,6 +475,22 @@ class GameState(ABC):
         """A copy of the game's data. ``full``: also the RNG state, history and events (an
         exact copy); otherwise the copy's ``history`` and ``events`` are empty lists and its
         ``rng`` is left for the caller to set."""
+
+    def _copy_run(self, new: GameState, full: bool) -> None:
+        """For a game's ``_copy``: give the fresh copy ``new`` what ``full`` asks of the run
+        around the game's data: with ``full`` the RNG state, history, events and the
+        logging/recording/determinized flags; otherwise empty ``history`` and ``events``."""
+        if full:
+            new.rng = random.Random()
+            new.rng.setstate(self.rng.getstate())
+            new.history = list(self.history)
+            new.events = list(self.events)  # events are immutable
+            new.logging = self.logging
+            new.recording = self.recording
+            new.determinized = self.determinized
+        else:
+            new.history = []
+            new.events = []
 
     def clone(self) -> Self:
         """An independent exact copy (its own RNG in the same state)."""

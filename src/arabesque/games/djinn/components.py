@@ -13,16 +13,15 @@ keys (a typo would silently drop a rule).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from arabesque.core import gamedata
+from arabesque.core import datafile, gamedata
+from arabesque.core.datafile import Messages, TomlDataFile
 from arabesque.core.errors import ComponentsError
-from arabesque.core.limits import deeper_than, quote, read_at_most
+from arabesque.core.limits import deeper_than, quote
 
 DEFAULT_FILE = Path(__file__).with_name("data") / "components.toml"
 
@@ -240,15 +239,7 @@ class Components:
 
 
 def _get(entry: Mapping[str, Any], key: str, kind: type, where: str, default: Any = ...) -> Any:
-    if key not in entry:
-        if default is ...:
-            raise ComponentsError(f"{where}: missing {key!r}")
-        return default
-    value = entry[key]
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ComponentsError(f"{where}: {key!r} must be an integer, got {quote(value)}")
-    if not isinstance(value, kind):
-        raise ComponentsError(f"{where}: {key!r} must be a {kind.__name__}, got {quote(value)}")
+    value = datafile.field(entry, key, kind, where, default)
     if isinstance(value, str) and len(value) > MAX_TEXT:
         raise ComponentsError(f"{where}: {key!r} is longer than {MAX_TEXT} characters")
     return value
@@ -732,55 +723,32 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
     )
 
 
+#: The file plumbing shared with other games (core/datafile.py), in this game's shorter wording.
+_DATA = TomlDataFile(
+    DEFAULT_FILE,
+    parse_components,
+    max_bytes=MAX_FILE_BYTES,
+    max_nesting=MAX_NESTING,
+    messages=Messages(
+        bad_ref="components {value} is not a content reference",
+        too_large="components file {file} is larger than {limit} bytes",
+        not_loaded=(
+            "components sha256:{short}... are not loaded in this process; a record carries "
+            "them in setup.data"
+        ),
+        too_deep="{source}: nests more than {limit} levels deep",
+    ),
+)
+
+
 def parse_components_text(text: str, source: str, sha256: str) -> Components:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ComponentsError(f"{source} is not valid TOML: {exc}") from exc
-    except RecursionError:
-        raise ComponentsError(f"{source}: nests more than {MAX_NESTING} levels deep") from None
-    return parse_components(data, source, sha256)
+    return _DATA.parse_text(text, source, sha256)
 
 
 def load_components(source: str | None = None) -> Components:
     """The components named by ``source`` (cached): None for the built-in set, a file path,
     or ``"sha256:<hex>"`` for data registered by content (what a record embeds)."""
-    if source is None:
-        return _load_file(None)
-    if gamedata.is_ref(source):
-        digest = gamedata.parse_ref(source)
-        if digest is None:
-            raise ComponentsError(f"components {quote(source)} is not a content reference")
-        return _load_embedded(digest)
-    return _load_file(source)
-
-
-@cache
-def _load_file(path: str | None) -> Components:
-    file = DEFAULT_FILE if path is None else Path(path)
-    try:
-        raw = read_at_most(file, MAX_FILE_BYTES)
-    except OSError as exc:
-        raise ComponentsError(f"cannot read components file {file}: {exc.strerror}") from exc
-    if raw is None:
-        raise ComponentsError(f"components file {file} is larger than {MAX_FILE_BYTES} bytes")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ComponentsError(f"{file} is not valid TOML: {exc}") from exc
-    digest = gamedata.register_local(text) if path is not None else gamedata.digest_of(text)
-    return parse_components_text(text, "built-in" if path is None else str(path), digest)
-
-
-@lru_cache(maxsize=gamedata.MAX_EMBEDDED + 8)
-def _load_embedded(digest: str) -> Components:
-    text = gamedata.lookup(digest)
-    if text is None:
-        raise ComponentsError(
-            f"components sha256:{digest[:12]}... are not loaded in this process; a record "
-            "carries them in setup.data"
-        )
-    return parse_components_text(text, f"embedded components sha256:{digest[:12]}...", digest)
+    return _DATA.load(source)
 
 
 def reward_json(reward: Reward) -> dict[str, int]:

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from dataclasses import dataclass
 
-from arabesque.core import gamedata
-from arabesque.core.errors import ComponentsError
-from arabesque.core.game import Params
+from arabesque.core.game import DataFileParams
 from arabesque.games.djinn.components import load_components
 
 #: NOT A RULE (ruling D14): a safety bound on the rounds, so that every game ends whoever
@@ -20,7 +17,7 @@ DEFAULT_TOM_DECK = 15
 
 
 @dataclass(frozen=True, eq=False)
-class DjinnParams(Params):
+class DjinnParams(DataFileParams):
     num_players: int = 2
     #: The book's first-game setup: no identical symbols joined by a path, no scoring cards
     #: and no character tiles.
@@ -33,35 +30,9 @@ class DjinnParams(Params):
     components: str | None = None
     max_rounds: int = DEFAULT_MAX_ROUNDS
 
-    DATA_PARAM: ClassVar[str | None] = "components"
-
-    def components_identity(self) -> object:
-        value = self.components
-        if not isinstance(value, str) or gamedata.is_ref(value):
-            return value
-        try:
-            return gamedata.make_ref(load_components(value).sha256)
-        except ComponentsError:
-            return value
-
-    def _identity(self) -> tuple[Any, ...]:
-        cached: tuple[Any, ...] | None = self.__dict__.get("_identity_cache")
-        if cached is None:
-            cached = tuple(
-                self.components_identity() if f.name == "components" else getattr(self, f.name)
-                for f in fields(self)
-            )
-            object.__setattr__(self, "_identity_cache", cached)
-        return cached
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, DjinnParams)
-        return self._identity() == other._identity()
-
-    def __hash__(self) -> int:
-        return hash(self._identity())
+    @classmethod
+    def data_digest_of(cls, path: str) -> str:
+        return load_components(path).sha256
 
     @property
     def solo(self) -> bool:

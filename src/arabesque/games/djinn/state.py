@@ -285,17 +285,7 @@ class DjinnState(GameState):
             d[name] = src[name][:]
         for name in PLAYER_NESTED:
             d[name] = [x[:] for x in src[name]]
-        if full:
-            new.rng = random.Random()
-            new.rng.setstate(self.rng.getstate())
-            new.history = list(self.history)
-            new.events = list(self.events)
-            new.logging = self.logging
-            new.recording = self.recording
-            new.determinized = self.determinized
-        else:
-            new.history = []
-            new.events = []
+        self._copy_run(new, full)
         return new
 
     def _resample(self, player: int, rng: random.Random) -> None:

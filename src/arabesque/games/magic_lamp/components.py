@@ -12,17 +12,17 @@ also replays. The limits are listed in docs/components.md.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from arabesque.core import gamedata
+from arabesque.core import datafile, gamedata
+from arabesque.core.datafile import TomlDataFile
 from arabesque.core.errors import ComponentsError
-from arabesque.core.limits import deeper_than, quote, read_at_most
+from arabesque.core.limits import deeper_than, quote
 
 CHESTS: tuple[str, ...] = ("bronze", "silver", "gold")
 JEWELS: tuple[str, ...] = ("bracelet", "ring", "necklace")
@@ -229,16 +229,7 @@ def _where(section: str, index: int) -> str:
 
 
 def _get(entry: Mapping[str, Any], key: str, kind: type, where: str, default: Any = ...) -> Any:
-    if key not in entry:
-        if default is ...:
-            raise ComponentsError(f"{where}: missing {key!r}")
-        return default
-    value = entry[key]
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ComponentsError(f"{where}: {key!r} must be an integer, got {quote(value)}")
-    if not isinstance(value, kind):
-        raise ComponentsError(f"{where}: {key!r} must be a {kind.__name__}, got {quote(value)}")
-    return value
+    return datafile.field(entry, key, kind, where, default)
 
 
 def _bounded(value: int, low: int, high: int, what: str, where: str) -> int:
@@ -488,79 +479,23 @@ def parse_components(data: Mapping[str, Any], source: str, sha256: str) -> Compo
     )
 
 
+#: The file plumbing shared with other games: bounded reads, content references, caches.
+_DATA = TomlDataFile(
+    DEFAULT_FILE, parse_components, max_bytes=MAX_FILE_BYTES, max_nesting=MAX_NESTING
+)
+
+
 def parse_components_text(text: str, source: str, sha256: str) -> Components:
     """Parse and validate the TOML text of a components file (``source`` names it in
     messages). Refuses nesting past ``MAX_NESTING`` with a ``ComponentsError``."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ComponentsError(f"{source} is not valid TOML: {exc}") from exc
-    except RecursionError:
-        # tomllib parses nested arrays and inline tables recursively: thousands of levels
-        # exhaust the stack before any check of ours could run on the parsed data.
-        raise ComponentsError(
-            f"{source}: tables and arrays nest more than {MAX_NESTING} levels deep; "
-            f"components files nest at most {MAX_NESTING}"
-        ) from None
-    return parse_components(data, source, sha256)
+    return _DATA.parse_text(text, source, sha256)
 
 
 def load_components(source: str | None = None) -> Components:
     """The components named by ``source`` (cached): ``None`` for the built-in set, a file
     path, or ``"sha256:<hex>"`` for data registered by content (the text a record embeds,
     core/gamedata.py). A ``ComponentsError`` says what is wrong."""
-    if source is None:
-        return _load_file(None)
-    if gamedata.is_ref(source):
-        digest = gamedata.parse_ref(source)
-        if digest is None:
-            raise ComponentsError(
-                f"components {quote(source)} is not a content reference: expected 'sha256:' "
-                "and 64 lower-case hex digits, or a file path, or null for the built-in set"
-            )
-        return _load_embedded(digest)
-    return _load_file(source)
-
-
-@cache
-def _load_file(path: str | None) -> Components:
-    """A components file read once per process (a local file named by the user; the cache
-    is unbounded as before, since records cannot name files)."""
-    file = DEFAULT_FILE if path is None else Path(path)
-    try:
-        raw = read_at_most(file, MAX_FILE_BYTES)
-    except OSError as exc:
-        raise ComponentsError(f"cannot read components file {file}: {exc.strerror}") from exc
-    if raw is None:
-        raise ComponentsError(
-            f"components file {file} is larger than {MAX_FILE_BYTES} bytes; "
-            f"components files hold at most {MAX_FILE_BYTES} bytes"
-        )
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ComponentsError(f"{file} is not valid TOML: {exc}") from exc
-    # Kept by content, so a record of a game played with this file can embed it.
-    digest = gamedata.register_local(text) if path is not None else gamedata.digest_of(text)
-    source = "built-in" if path is None else str(path)
-    return parse_components_text(text, source, digest)
-
-
-#: Parsed embedded components kept: as many as gamedata keeps texts, plus a few.
-_EMBEDDED_CACHE = gamedata.MAX_EMBEDDED + 8
-
-
-@lru_cache(maxsize=_EMBEDDED_CACHE)
-def _load_embedded(digest: str) -> Components:
-    """Components registered by content (bounded cache: records come from strangers)."""
-    text = gamedata.lookup(digest)
-    if text is None:
-        raise ComponentsError(
-            f"components sha256:{digest[:12]}... are not loaded in this process; a record "
-            "carries them in setup.data and registers them when it is replayed "
-            "(GameRecord.replay); otherwise name a components file"
-        )
-    return parse_components_text(text, f"embedded components sha256:{digest[:12]}...", digest)
+    return _DATA.load(source)
 
 
 def card_token(comp: Components, card_id: int) -> str:

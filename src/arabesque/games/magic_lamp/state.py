@@ -273,17 +273,7 @@ class MagicLampState(GameState):
         new.comp = self.comp
         new.seed = self.seed
         new.version = self.version
-        if full:
-            new.rng = random.Random()
-            new.rng.setstate(self.rng.getstate())
-            new.history = list(self.history)
-            new.events = list(self.events)  # events are immutable
-            new.logging = self.logging
-            new.recording = self.recording
-            new.determinized = self.determinized
-        else:
-            new.history = []
-            new.events = []
+        self._copy_run(new, full)
         new.start = self.start  # never mutated after setup
         new.decks = [list(d) for d in self.decks]
         new.lamp_deck = list(self.lamp_deck)
