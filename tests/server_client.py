@@ -73,6 +73,7 @@ class ServerThread:
             port=self.port,
             log_level="warning",
             ws_max_size=self.settings.ws_hard_limit_bytes,
+            ws_per_message_deflate=self.settings.ws_compression,
             lifespan="on",
         )
         self.server = uvicorn.Server(config)

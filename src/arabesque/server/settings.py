@@ -60,6 +60,10 @@ class Settings(BaseModel):
     bot_think_s: float = Field(5.0, gt=0)
     #: Threads that run bots (off the event loop).
     bot_threads: int = Field(2, ge=1)
+    #: Accept permessage-deflate (websocket compression) when a client offers it. Off by
+    #: default: compressing every frame was the largest cost per action on the event loop
+    #: (frames are a few KB; on a LAN or loopback they gain nothing from it).
+    ws_compression: bool = False
     #: Messages queued for one connection before it is dropped as too slow.
     send_queue: int = Field(256, ge=8)
     #: Run ``alembic upgrade head`` at startup.

@@ -7,8 +7,9 @@ made under the table's lock, in this order:
 
 1. check and apply the action on the state (the engine refuses a bad one without changing
    anything);
-2. commit it to the database (``Store.append_actions``) — if that fails, the state is
-   rebuilt from the database and the sender gets an error;
+2. commit it to the database (``Hub.commit``: the actions of the tables that moved at the
+   same time share one transaction) — if that fails, the state is rebuilt from the
+   database and the sender gets an error;
 3. acknowledge it to the sender and ``publish``: the single place where "an action was
    applied to table X" goes out (hub listeners, then each local connection).
 
@@ -38,6 +39,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
+
+import orjson
 
 from arabesque.agents.base import Agent, Observation
 from arabesque.agents.registry import make_agent
@@ -69,7 +72,15 @@ from arabesque.server.protocol import (
 )
 from arabesque.server.race import GRACE_MS, LatencyEstimate, RaceTimer
 from arabesque.server.settings import Settings
-from arabesque.server.store import SeatData, Store, StoreError, TableData, hash_token, now
+from arabesque.server.store import (
+    Append,
+    SeatData,
+    Store,
+    StoreError,
+    TableData,
+    hash_token,
+    now,
+)
 
 log = logging.getLogger("arabesque.server")
 
@@ -132,7 +143,7 @@ class Connection:
         """Queue a message; ``on_sent`` is called with the time it was written."""
         if self.closed:
             return
-        text = message if isinstance(message, str) else json.dumps(message)
+        text = message if isinstance(message, str) else dumps(message).decode()
         try:
             self._queue.put_nowait((text, on_sent, None))
         except asyncio.QueueFull:
@@ -189,8 +200,34 @@ class _Race:
     closing: bool = False
 
 
-def _strip_version(view: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in view.items() if k != "version"}
+def dumps(message: Any) -> bytes:
+    """The JSON of an outgoing frame: orjson (several times faster than the standard
+    library on the large views), or the standard library for what orjson refuses (a string
+    that is no Unicode text, say), which escapes it as before."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(message).encode()
+
+
+def _split_version(view: dict[str, Any]) -> tuple[int, bytes]:
+    """A view's version and the JSON of the rest of it: what a seat was shown is compared
+    without the version (see ``send_updates``), and the update frame is made from it."""
+    rest = dict(view)
+    version: int = rest.pop("version")
+    return version, dumps(rest)
+
+
+def _update_frame(
+    version: int, body: bytes, events: list[dict[str, Any]], index: int, clocks: list[Any]
+) -> str:
+    """The ``update`` frame, from the view's JSON without its version (``_split_version``):
+    the version is put back as the view's first key, so the view is encoded only once."""
+    inner = body[1:]  # past the opening brace
+    separator = b"," if inner.strip() != b"}" else b""
+    head = b'{"type":"update","view":{"version":%d%s%s' % (version, separator, inner)
+    tail = b',"log":%s,"log_index":%d,"clocks":%s}' % (dumps(events), index, dumps(clocks))
+    return (head + tail).decode()
 
 
 def make_params(spec: GameSpec, players: int | None, options: dict[str, Any]) -> Params:
@@ -216,8 +253,9 @@ class TableRuntime:
         self.connections: dict[int | None, set[Connection]] = {}
         n = self.params.num_players
         keys: list[int | None] = [*range(n), None]
-        # What each seat (and the spectators, key None) was last shown.
-        self._shown: dict[int | None, dict[str, Any] | None] = dict.fromkeys(keys)
+        # What each seat (and the spectators, key None) was last shown: the JSON of its view
+        # without the version (``_split_version``).
+        self._shown: dict[int | None, bytes | None] = dict.fromkeys(keys)
         self._log_index: dict[int | None, int] = dict.fromkeys(keys, 0)
         #: The version at which each seat last saw something change: its actions are fresh
         #: from that version on.
@@ -269,7 +307,7 @@ class TableRuntime:
         state = self.state
         assert state is not None
         for key in self._shown:
-            self._shown[key] = _strip_version(state.view(key, include_log=False))
+            self._shown[key] = _split_version(state.view(key, include_log=False))[1]
             self._log_index[key] = len(state.events)
 
     # -- information -------------------------------------------------------------------
@@ -396,6 +434,11 @@ class TableRuntime:
         if state is not None:
             view = state.view(seat, include_log=False)
             events, index = state.log_since(seat, min(log_from, len(state.events)))
+            if seat is None:
+                # The spectators' view is only kept up to date while one is connected
+                # (send_updates): from this welcome on.
+                self._shown[None] = _split_version(view)[1]
+                self._log_index[None] = index
         return {
             "type": "welcome",
             "table": self.info().model_dump(mode="json"),
@@ -417,7 +460,7 @@ class TableRuntime:
         return [c for conns in self.connections.values() for c in conns]
 
     def _broadcast_table(self, exclude: Connection | None = None) -> None:
-        message = json.dumps({"type": "table", "table": self.info().model_dump(mode="json")})
+        message = dumps({"type": "table", "table": self.info().model_dump(mode="json")}).decode()
         for conn in self._all_connections():
             if conn is not exclude:
                 conn.send(message)
@@ -580,9 +623,7 @@ class TableRuntime:
         first = len(self.data.actions)
         used = dict(self._used_ms) if self.clock.per_game_s is not None else {}
         try:
-            await self.hub.db(
-                self.hub.store.append_actions, self.id, first, applied, used, state.is_over
-            )
+            await self.hub.commit(Append(self.id, first, applied, used, state.is_over))
         except Exception as exc:  # any database failure (StoreError...): the same recovery
             # A step stored first by another server process is expected (docs/fanout.md).
             level = logging.INFO if isinstance(exc, StoreError) else logging.ERROR
@@ -731,13 +772,22 @@ class TableRuntime:
         self._bot_tasks.clear()
 
     def send_updates(self) -> None:
-        """Send each seat and the spectators what changed for them."""
+        """Send each seat and the spectators what changed for them.
+
+        Every seat's view is built (whether it changed says when the seat's decision is new:
+        bots, clocks and the freshness of its actions follow that, connected or not); the
+        spectators' only while one is connected (one who connects gets a welcome). A view is
+        encoded once, and compared as JSON with what was last shown."""
         state = self.state
         assert state is not None
         for key in self._shown:
-            view = state.view(key, include_log=False)
+            conns = self.connections.get(key)
+            if key is None and not conns:
+                self._shown[None] = None
+                self._log_index[None] = len(state.events)
+                continue
+            version, body = _split_version(state.view(key, include_log=False))
             events, index = state.log_since(key, self._log_index[key])
-            body = _strip_version(view)
             changed = bool(events) or body != self._shown[key]
             if changed:
                 self._shown[key] = body
@@ -745,30 +795,23 @@ class TableRuntime:
                 self._changed_at[key] = state.version
             if key is not None:
                 self._clock(key)
-            conns = self.connections.get(key)
             if not changed or not conns:
                 continue
-            message = json.dumps(
-                {
-                    "type": "update",
-                    "view": view,
-                    "log": events,
-                    "log_index": index,
-                    "clocks": [] if key is None else self._clock_info(key),
-                }
+            message = _update_frame(
+                version, body, events, index, [] if key is None else self._clock_info(key)
             )
             for conn in conns:
                 conn.send(message, self._reveal_hook(key, conn))
 
     def _game_over(self) -> None:
         self._cancel_timers()
-        message = json.dumps(
+        message = dumps(
             {
                 "type": "game_over",
                 "table": self.info().model_dump(mode="json"),
                 "record": f"/api/tables/{self.id}/record",
             }
-        )
+        ).decode()
         for conn in self._all_connections():
             conn.send(message)
 
@@ -1153,6 +1196,65 @@ def _error_code(exc: ArabesqueError) -> ErrorCode:
 Listener = Callable[[str, int], None]
 
 
+class GroupCommit:
+    """Commits the actions of many tables together: appends queued within one turn of the
+    event loop, and those queued while the previous commit was being written, go to the
+    database in one transaction (one fsync for all). Each ``append`` still returns only
+    once its own actions are committed, and raises what its own append met (an append
+    refused in a shared transaction is retried alone, so it does not fail the others)."""
+
+    def __init__(self, hub: Hub, concurrency: int) -> None:
+        self.hub = hub
+        #: Transactions being written at once (1 for SQLite: a single writer anyway).
+        self.concurrency = concurrency
+        self._pending: list[tuple[Append, asyncio.Future[None]]] = []
+        self._writing = 0
+        self._scheduled = False
+
+    async def append(self, append: Append) -> None:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._pending.append((append, future))
+        if not self._scheduled:
+            # Not at once: the other appends of this turn of the loop join the batch.
+            self._scheduled = True
+            loop.call_soon(self._flush)
+        await future
+
+    def _flush(self) -> None:
+        self._scheduled = False
+        while self._pending and self._writing < self.concurrency:
+            batch, self._pending = self._pending, []
+            self._writing += 1
+            task = asyncio.get_running_loop().create_task(self._write(batch))
+            _BACKGROUND.add(task)
+            task.add_done_callback(_BACKGROUND.discard)
+
+    async def _write(self, batch: list[tuple[Append, asyncio.Future[None]]]) -> None:
+        try:
+            results: list[Exception | None] = await self.hub.db(
+                self.hub.store.append_many, [append for append, _ in batch]
+            )
+        except Exception as exc:  # the pool is gone (shutdown)...: every append failed
+            results = [exc] * len(batch)
+        except BaseException:
+            for _, future in batch:
+                future.cancel()
+            raise
+        finally:
+            self._writing -= 1
+            # What was queued meanwhile is written next, as one batch.
+            if self._pending and not self._scheduled:
+                self._flush()
+        for (_, future), error in zip(batch, results, strict=True):
+            if future.done():  # its waiter was cancelled
+                continue
+            if error is None:
+                future.set_result(None)
+            else:
+                future.set_exception(error)
+
+
 class Hub:
     """Every live table of one server, the store, and the pools that keep the loop free."""
 
@@ -1169,12 +1271,18 @@ class Hub:
         # SQLite has one writer at a time anyway; one thread keeps commits in order.
         workers = 1 if self.store.is_sqlite else 4
         self.db_pool = ThreadPoolExecutor(workers, thread_name_prefix="db")
+        self._group_commit = GroupCommit(self, workers)
         #: Called with (table id, version) after every published change (see publish).
         self.listeners: list[Listener] = [self._fan_out]
         self._lock = asyncio.Lock()
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
+
+    async def commit(self, append: Append) -> None:
+        """Commit applied actions (with other tables' in one transaction: GroupCommit);
+        returns once they are committed, raises what the database refused."""
+        await self._group_commit.append(append)
 
     def notify_applied(self, table_id: str, version: int) -> None:
         for listener in self.listeners:
@@ -1211,6 +1319,8 @@ class Hub:
         return table
 
     def _fan_out(self, table_id: str, version: int) -> None:
+        if not self.fanout.shared:
+            return  # no other process can serve these tables: nothing to tell (fanout.py)
         # Tasks run in the order they are made and publish takes a FIFO lock, so the
         # notifications of one table go out in version order.
         task = asyncio.get_running_loop().create_task(self.fanout.publish(table_id, version))
