@@ -16,6 +16,12 @@ once the action is applied and committed to the database), errors, and the CPU u
 server process and by this load generator (both share this machine: when the generator
 needs a core of its own, the figures say so).
 
+The load generator's own cyclic garbage collector is off while measuring (``--client-gc``
+leaves it on): with a thousand clients in this process its full collections stopped it for
+~0.2 s every few seconds, and the acks it could not read meanwhile were counted as slow
+round trips of the server. The server is started as ``arabesque serve`` starts it: no
+websocket compression unless ``--server-compression``.
+
 Traffic goes to 127.0.0.1 only; the run stops by itself after ``--duration`` seconds (plus
 setup, bounded by ``--setup-timeout``) and never starts more than ``--max-games`` games.
 
