@@ -12,12 +12,14 @@ import json
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path as FilePath
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Path, Query, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from arabesque import __version__
@@ -63,20 +65,8 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 TableId = Annotated[str, Path(max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 
-_PLACEHOLDER = """<!doctype html>
-<html><head><meta charset="utf-8"><title>Arabesque play server</title></head>
-<body style="font-family: sans-serif; max-width: 40em; margin: 2em auto">
-<h1>Arabesque play server</h1>
-<p>Arabesque {version} is running. There is no browser client yet: play with a websocket
-client that speaks the protocol in <code>docs/protocol.md</code>.</p>
-<ul>
-<li><a href="/docs">API documentation</a> (the lobby), <a href="/openapi.json">openapi.json</a></li>
-<li><a href="/api/games">games</a> and <a href="/api/tables">open and running tables</a></li>
-<li>Play: <code>POST /api/tables</code>, <code>POST /api/tables/ID/join</code>, then the
-websocket <code>/ws/tables/ID</code> with <code>{{"type": "hello", "token": ...}}</code></li>
-</ul>
-</body></html>
-"""
+#: The browser client's files (docs/web.md), served at ``/static``.
+WEB_DIR = FilePath(__file__).parent / "web"
 
 
 class _Socket:
@@ -146,9 +136,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             media_type="application/json",
         )
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def index() -> str:
-        return _PLACEHOLDER.format(version=__version__)
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    def page() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", media_type="text/html")
+
+    # Every page of the browser client is the same shell; app.js picks the page.
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return page()
+
+    @app.get("/tables/{table_id}", include_in_schema=False)
+    async def table_page(table_id: TableId) -> FileResponse:
+        return page()
+
+    @app.get("/tables/{table_id}/replay", include_in_schema=False)
+    async def table_replay_page(table_id: TableId) -> FileResponse:
+        return page()
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page() -> FileResponse:
+        return page()
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: Annotated[str, Path(max_length=64)]) -> FileResponse:
+        return page()
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
@@ -286,6 +298,7 @@ async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings:
                         if bad_hellos >= MAX_BAD_HELLOS:
                             conn.close_soon(CLOSE_BAD_TOKEN, "wrong tokens")
                         continue
+                conn.words = message.words
                 await table.connect(conn, seat, message.log_from)
             elif not conn.hello:
                 conn.error(

@@ -81,6 +81,7 @@ from arabesque.server.store import (
     hash_token,
     now,
 )
+from arabesque.server.words import Words, describer
 
 log = logging.getLogger("arabesque.server")
 
@@ -127,6 +128,8 @@ class Connection:
         self.transport = transport
         self.seat: int | None = None
         self.hello = False
+        #: The client asked for the log in words too (``hello.words``).
+        self.words = False
         self.latency = LatencyEstimate()
         #: Ping nonce -> server time the ping was written.
         self.pings: dict[str, float | None] = {}
@@ -219,15 +222,22 @@ def _split_version(view: dict[str, Any]) -> tuple[int, bytes]:
 
 
 def _update_frame(
-    version: int, body: bytes, events: list[dict[str, Any]], index: int, clocks: list[Any]
+    version: int,
+    body: bytes,
+    events: list[dict[str, Any]],
+    index: int,
+    clocks: list[Any],
+    words: list[Words] | None = None,
 ) -> str:
     """The ``update`` frame, from the view's JSON without its version (``_split_version``):
     the version is put back as the view's first key, so the view is encoded only once."""
     inner = body[1:]  # past the opening brace
     separator = b"," if inner.strip() != b"}" else b""
     head = b'{"type":"update","view":{"version":%d%s%s' % (version, separator, inner)
-    tail = b',"log":%s,"log_index":%d,"clocks":%s}' % (dumps(events), index, dumps(clocks))
-    return (head + tail).decode()
+    tail = b',"log":%s,"log_index":%d,"clocks":%s' % (dumps(events), index, dumps(clocks))
+    if words is not None:
+        tail += b',"words":%s' % dumps(words)
+    return (head + tail + b"}").decode()
 
 
 def make_params(spec: GameSpec, players: int | None, options: dict[str, Any]) -> Params:
@@ -418,15 +428,20 @@ class TableRuntime:
                 # Other processes must stop taking this seat for away (docs/fanout.md).
                 self._announce()
             self.connections.setdefault(seat, set()).add(conn)
-            conn.send(self._welcome(seat, log_from), self._reveal_hook(seat, conn))
+            conn.send(self._welcome(conn, log_from), self._reveal_hook(seat, conn))
             self._broadcast_table(exclude=conn)
 
     async def resync(self, conn: Connection) -> None:
         """Send ``conn`` its whole view again, as a welcome (the log from the start)."""
         async with self.lock:
-            conn.send(self._welcome(conn.seat, 0), self._reveal_hook(conn.seat, conn))
+            conn.send(self._welcome(conn, 0), self._reveal_hook(conn.seat, conn))
 
-    def _welcome(self, seat: int | None, log_from: int) -> dict[str, Any]:
+    def _words(self, events: list[dict[str, Any]]) -> list[Words]:
+        describe = describer(self.data.game, self.data.seats)
+        return [describe(event) for event in events]
+
+    def _welcome(self, conn: Connection, log_from: int) -> dict[str, Any]:
+        seat = conn.seat
         state = self.state
         view = None
         events: list[dict[str, Any]] = []
@@ -439,7 +454,7 @@ class TableRuntime:
                 # (send_updates): from this welcome on.
                 self._shown[None] = _split_version(view)[1]
                 self._log_index[None] = index
-        return {
+        welcome: dict[str, Any] = {
             "type": "welcome",
             "table": self.info().model_dump(mode="json"),
             "seat": seat,
@@ -448,6 +463,9 @@ class TableRuntime:
             "log_index": index,
             "clocks": [] if seat is None else self._clock_info(seat),
         }
+        if conn.words:
+            welcome["words"] = self._words(events)
+        return welcome
 
     async def disconnect(self, conn: Connection) -> None:
         async with self.lock:
@@ -797,11 +815,17 @@ class TableRuntime:
                 self._clock(key)
             if not changed or not conns:
                 continue
-            message = _update_frame(
-                version, body, events, index, [] if key is None else self._clock_info(key)
-            )
+            clocks = [] if key is None else self._clock_info(key)
+            message = _update_frame(version, body, events, index, clocks)
+            worded: str | None = None
             for conn in conns:
-                conn.send(message, self._reveal_hook(key, conn))
+                frame = message
+                if conn.words:
+                    if worded is None:
+                        words = self._words(events)
+                        worded = _update_frame(version, body, events, index, clocks, words)
+                    frame = worded
+                conn.send(frame, self._reveal_hook(key, conn))
 
     def _game_over(self) -> None:
         self._cancel_timers()
