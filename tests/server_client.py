@@ -189,8 +189,13 @@ class Lobby:
         data = r.json()
         return data["table"]["id"], data["host_token"]
 
-    def join(self, table_id: str, seat: int | None = None) -> tuple[int, str]:
-        r = self.http.post(f"/api/tables/{table_id}/join", json={"seat": seat})
+    def join(
+        self, table_id: str, seat: int | None = None, name: str | None = None
+    ) -> tuple[int, str]:
+        body: dict[str, Any] = {"seat": seat}
+        if name is not None:
+            body["name"] = name
+        r = self.http.post(f"/api/tables/{table_id}/join", json=body)
         r.raise_for_status()
         data = r.json()
         return data["seat"], data["token"]
@@ -243,9 +248,12 @@ class GameClient:
         down: Delay | None = None,
         up: Delay | None = None,
         answer_pings: bool = True,
+        words: bool = False,
     ) -> None:
         self.url = f"{ws_url}/ws/tables/{table_id}"
         self.token = token
+        #: Ask for the log in words too (``hello.words``).
+        self.words = words
         self.down = down
         self.up = up
         self.answer_pings = answer_pings
@@ -278,7 +286,10 @@ class GameClient:
     async def connect(self, log_from: int = 0, timeout: float = 10.0) -> dict[str, Any]:
         """Open, say hello, and return the welcome."""
         await self.open()
-        await self.send({"type": "hello", "token": self.token, "log_from": log_from})
+        hello: dict[str, Any] = {"type": "hello", "token": self.token, "log_from": log_from}
+        if self.words:
+            hello["words"] = True
+        await self.send(hello)
         return await self.expect("welcome", timeout=timeout)
 
     async def close(self) -> None:

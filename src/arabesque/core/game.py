@@ -45,6 +45,11 @@ class Params:
     #: The param naming a game data file (a path or ``sha256:<hex>``), whose text a record
     #: embeds so a replay never opens a file; None when the game has none.
     DATA_PARAM: ClassVar[str | None] = None
+    #: The values a param may take, where it is one of a few (a lobby offers them as a list).
+    CHOICES: ClassVar[Mapping[str, tuple[str | int, ...]]] = {}
+    #: Params that only bound a game's length for safety (no rulebook option), which a lobby
+    #: does not offer.
+    SAFETY_CAPS: ClassVar[frozenset[str]] = frozenset()
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

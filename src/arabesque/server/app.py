@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import secrets
 from collections.abc import AsyncIterator
@@ -25,6 +26,8 @@ from starlette.websockets import WebSocketDisconnect
 from arabesque import __version__
 from arabesque.agents.registry import agent_names
 from arabesque.bench import default_players
+from arabesque.core.game import Params
+from arabesque.core.records import MAX_RECORD_BYTES
 from arabesque.core.registry import game_ids, get_game
 from arabesque.server import db
 from arabesque.server.protocol import (
@@ -39,12 +42,20 @@ from arabesque.server.protocol import (
     HelloMsg,
     JoinRequest,
     JoinResponse,
+    OptionInfo,
     PongMsg,
     ReactMsg,
     SyncMsg,
     TableInfo,
     TableStatus,
     parse_client_message,
+)
+from arabesque.server.replays import (
+    ReplayFrame,
+    RulesPage,
+    parse_record,
+    replay_frame,
+    rules_page,
 )
 from arabesque.server.settings import Settings
 from arabesque.server.tables import Connection, Hub, LobbyError, TableRuntime, now_ms
@@ -80,6 +91,39 @@ class _Socket:
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         await self.websocket.close(code, reason)
+
+
+def game_options(params_type: type[Params]) -> list[OptionInfo]:
+    """The options of a game's params a lobby offers: every field but the player count,
+    the data file (the server plays built-in data only) and the safety caps."""
+    hidden = {"num_players", params_type.DATA_PARAM, *params_type.SAFETY_CAPS}
+    options = []
+    for field in dataclasses.fields(params_type):
+        if field.name in hidden:
+            continue
+        default: Any = field.default
+        choices = params_type.CHOICES.get(field.name)
+        if choices is not None:
+            options.append(
+                OptionInfo(name=field.name, kind="choice", default=default, choices=list(choices))
+            )
+        elif isinstance(default, bool):
+            options.append(OptionInfo(name=field.name, kind="bool", default=default))
+        elif isinstance(default, int):
+            options.append(OptionInfo(name=field.name, kind="int", default=default))
+    return options
+
+
+async def _read_limited(request: Request, limit: int) -> bytes:
+    """The request's body, refused (413) past ``limit`` bytes without reading it all."""
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise LobbyError(413, "too_large", f"the body is over {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _hub(request: Request) -> Hub:
@@ -159,7 +203,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return page()
 
     @app.get("/rules/{game}", include_in_schema=False)
-    async def rules_page(game: Annotated[str, Path(max_length=64)]) -> FileResponse:
+    async def game_rules_page(game: Annotated[str, Path(max_length=64)]) -> FileResponse:
         return page()
 
     @app.get("/healthz")
@@ -180,6 +224,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     default_players=default_players(spec),
                     real_time=spec.real_time,
                     agents=agent_names(spec.id),
+                    options=game_options(spec.params_type),
                 )
             )
         return rows
@@ -241,6 +286,47 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await hub.get(table_id)
         data: dict[str, Any] = table.record().to_json()
         return data
+
+    @app.get("/api/games/{game}/rules", response_model=RulesPage, responses=_ERRORS)
+    async def rules(game: Annotated[str, Path(max_length=64)]) -> RulesPage:
+        """The game's rules in our own words and our rulings, as HTML."""
+        if game not in game_ids():
+            raise LobbyError(404, "no_game", f"no game {game!r}; games: {', '.join(game_ids())}")
+        return rules_page(get_game(game))
+
+    @app.get("/api/tables/{table_id}/replay", response_model=ReplayFrame, responses=_ERRORS)
+    async def table_replay(
+        table_id: TableId,
+        hub: HubDep,
+        step: Annotated[int, Query(ge=0, lt=2**31)] = 0,
+        seat: Annotated[int | None, Query(ge=0, lt=64)] = None,
+    ) -> ReplayFrame:
+        """A finished table's game after ``step``, as a spectator or ``seat`` saw it."""
+        table = await hub.get(table_id)
+        record = table.record()
+        return await asyncio.to_thread(replay_frame, record, step, seat, table.data.seats)
+
+    @app.post(
+        "/api/replay",
+        response_model=ReplayFrame,
+        responses={**_ERRORS, 413: {"model": ApiError}, 422: {"model": ApiError}},
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": {"type": "object"}}},
+                "description": "a game record (docs/records.md)",
+            }
+        },
+    )
+    async def record_replay(
+        request: Request,
+        step: Annotated[int, Query(ge=0, lt=2**31)] = 0,
+        seat: Annotated[int | None, Query(ge=0, lt=64)] = None,
+    ) -> ReplayFrame:
+        """The game of an uploaded record after ``step``."""
+        body = await _read_limited(request, MAX_RECORD_BYTES)
+        record = parse_record(body)
+        return await asyncio.to_thread(replay_frame, record, step, seat)
 
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:

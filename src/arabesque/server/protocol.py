@@ -330,6 +330,16 @@ class JoinResponse(BaseModel):
     websocket: str
 
 
+class OptionInfo(BaseModel):
+    """One game option a table may set (``CreateTableRequest.options``)."""
+
+    name: str
+    kind: Literal["bool", "int", "choice"]
+    default: JsonScalar
+    #: The values allowed, for a ``choice``.
+    choices: list[str | int] | None = None
+
+
 class GameInfo(BaseModel):
     id: str
     name: str
@@ -338,6 +348,8 @@ class GameInfo(BaseModel):
     default_players: int
     real_time: bool
     agents: list[str]
+    #: The options a lobby offers (not the data file, not the safety caps).
+    options: list[OptionInfo] = Field(default_factory=list)
 
 
 class ApiError(BaseModel):

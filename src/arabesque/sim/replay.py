@@ -61,15 +61,18 @@ def _is_echo(event: dict[str, Any], player: int | None) -> bool:
     return set(event) == {"kind", "player"} and event["player"] == player
 
 
-def replay_steps(record: GameRecord) -> Iterator[tuple[ReplayStep, GameState]]:
-    """Yield the setup (step 0) and every step with its key public events, and the state after
-    it (the same object each time). A step that does not replay raises ``RecordError``
-    naming it, after the earlier steps have been yielded."""
+def replay_steps(
+    record: GameRecord, seat: int | None = None
+) -> Iterator[tuple[ReplayStep, GameState]]:
+    """Yield the setup (step 0) and every step with its key events as ``seat`` saw them (the
+    public ones for None), and the state after it (the same object each time). A step that
+    does not replay raises ``RecordError`` naming it, after the earlier steps have been
+    yielded."""
     state = record.initial_state()
     seen = len(state.events)
-    yield ReplayStep(0, None, None, [e for _, e in state.log_for(None)]), state
+    yield ReplayStep(0, None, None, [e for _, e in state.log_for(seat)]), state
     for step, player, action, after in record.steps(state):
-        events = [e for _, e in after.log_for(None, seen) if not _is_echo(e, player)]
+        events = [e for _, e in after.log_for(seat, seen) if not _is_echo(e, player)]
         seen = len(after.events)
         yield ReplayStep(step, player, after.action_to_str(action), events), after
 

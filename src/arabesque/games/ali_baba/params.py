@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from arabesque.core.game import Params
 
@@ -19,6 +21,8 @@ class AliBabaParams(Params):
     num_players: int = 3
     #: One of VARIANTS (rulebook: Variants).
     variant: str = STANDARD
+
+    CHOICES: ClassVar[Mapping[str, tuple[str | int, ...]]] = {"variant": VARIANTS}
 
     @property
     def board_id(self) -> str:

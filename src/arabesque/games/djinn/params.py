@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from arabesque.core.game import DataFileParams
 from arabesque.games.djinn.components import load_components
@@ -29,6 +31,9 @@ class DjinnParams(DataFileParams):
     #: None = the built-in authored set; a TOML path; or ``"sha256:<hex>"`` (a record's).
     components: str | None = None
     max_rounds: int = DEFAULT_MAX_ROUNDS
+
+    CHOICES: ClassVar[Mapping[str, tuple[str | int, ...]]] = {"tom_deck": (15, 14, 13, 12)}
+    SAFETY_CAPS: ClassVar[frozenset[str]] = frozenset({"max_rounds"})
 
     @classmethod
     def data_digest_of(cls, path: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from arabesque.core.game import DataFileParams
 from arabesque.games.magic_lamp.components import load_components
@@ -22,6 +23,8 @@ class MagicLampParams(DataFileParams):
     components: str | None = None
     #: Safety cap on turns (assumed; the rulebook's game always ends via a Sorcerer card).
     max_turns: int = DEFAULT_MAX_TURNS
+
+    SAFETY_CAPS: ClassVar[frozenset[str]] = frozenset({"max_turns"})
 
     @property
     def dice_per_player(self) -> int:
