@@ -8,6 +8,7 @@ import pytest
 
 from arabesque.core import conformance as kit
 from arabesque.core.errors import ParamsError
+from arabesque.games.ali_baba.params import AliBabaParams
 from arabesque.games.ali_baba.state import AliBabaState, Phase
 from tests.ali_baba_scenarios import (
     SPEC,
@@ -51,6 +52,39 @@ def test_hands_are_public_face_down_and_box_are_not() -> None:
     again = sorted([t for p, t in enumerate(copy.cell) if t >= 0 and copy.cover[p]] + copy.box)
     assert hidden == again
     assert copy.cell != state.cell  # something did move (54 tiles, 50 hidden)
+
+
+def test_tiles_shown_to_the_table_are_listed_as_shown() -> None:
+    """R1: a front end that hides the screens still lists what the table was shown: a tile
+    shown for yellow (and the stolen one, with its new owner), and the tiles a brown count
+    showed. Checked over random games against the events of the log."""
+    yellow = brown = 0
+    for seed in range(40):
+        state = AliBabaState.initial(AliBabaParams(num_players=3), seed, None)
+        rng = random.Random(seed)
+        shown: set[int] = set()
+        effect_kind = None  # the kind of the tile whose effect is used this turn
+        while not state.is_over:
+            seat = min(state.to_act())
+            seen = len(state.events)
+            state.apply(seat, rng.choice(list(state.legal_actions(seat))))
+            for event in state.events[seen:]:
+                if event.kind in ("take", "lamp_swap"):
+                    effect_kind = event.data["tile"]["kind"]
+                elif event.kind == "shown":
+                    yellow += 1
+                    shown.update(t["id"] for t in event.data["tiles"].values())
+                elif event.kind == "score" and event.data["effect"] == "brown":
+                    brown += 1
+                    player = event.data["player"]
+                    shown.update(
+                        t for t in state.hands[player] if state.tiles.tile_json(t)["kind"] == effect_kind
+                    )
+            view = state.view(None)
+            for p, player in enumerate(view["players"]):
+                expected = [t for t in state.hands[p] if t in shown]
+                assert [t["id"] for t in player["shown"]] == expected
+    assert yellow > 10 and brown > 10  # both ways were exercised
 
 
 # -- R2: orthogonally adjacent --------------------------------------------------------------------

@@ -119,7 +119,11 @@ def test_a_finished_table_replays_step_by_step(
         frame.raise_for_status()
         data = frame.json()
         assert data["steps"] == last and data["step"] == step
-        assert data["names"] == ["heuristic bot", "random bot", "random bot"]
+        assert data["names"] == [
+            "Seat 1 (heuristic bot)",
+            "Seat 2 (random bot)",
+            "Seat 3 (random bot)",
+        ]
         # The spectator's view at that step, exactly, and that step's events in words.
         replayed = _state_after(record, step)
         assert data["view"] == json.loads(json.dumps(replayed.view(None, include_log=False)))

@@ -23,8 +23,9 @@ def seat_name(seat: SeatData) -> str:
     """How the log names a seat: the player's name, else what sits there."""
     if seat.name:
         return seat.name
+    # Seats are counted from 1 for people; several bots of one kind stay apart by seat.
     if seat.kind == "bot":
-        return f"{seat.agent or 'bot'} bot"
+        return f"Seat {seat.seat + 1} ({seat.agent or 'a'} bot)"
     return f"Seat {seat.seat + 1}"
 
 

@@ -173,6 +173,7 @@ def setup(
     s.turn = 0
     s.shows = [NOT_SHOWN] * n
     s.show_options = {}
+    s.shown_to_table = set()
     s.last_turn = None
     s.over = False
     s.taken = s.taken_place = s.effect_tile = EMPTY
@@ -306,6 +307,8 @@ def _start_effect(s: AliBabaState, seat: int, tile: int) -> None:
     elif effect == "same_kind":
         kind = s.tiles.kind_of(tile)
         same = [t for t in s.hands[seat] if s.tiles.kind_of(t) == kind]
+        # The player counts the tiles of the kind in the open.
+        s.shown_to_table.update(same)
         _score(s, seat, tile, colour.points * len(same))
     elif effect == "adjacent":
         base = A.ALSO * s.space.n
@@ -361,6 +364,7 @@ def _start_show(s: AliBabaState, seat: int) -> None:
 
 def _reveal_shows(s: AliBabaState) -> None:
     shown = {p: t for p, t in enumerate(s.shows) if t != NOT_SHOWN}
+    s.shown_to_table.update(shown.values())
     s.log("shown", tiles={str(p): s.tiles.logged(t) for p, t in shown.items()})
     base = A.STEAL * s.space.n
     _decide(s, Phase.STEAL, tuple(base + t for t in sorted(shown.values())))

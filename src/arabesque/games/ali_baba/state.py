@@ -121,6 +121,9 @@ class AliBabaState(GameState):
     flipped: int  # tiles flipped this turn
     shows: list[int]  # yellow effect: per player, the tile chosen to show, or NOT_SHOWN
     show_options: dict[int, tuple[int, ...]]
+    #: Collected tiles the table has been shown since (a yellow show, a brown count): what a
+    #: front end hiding the screens still lists (ruling R1); a display matter, not a rule.
+    shown_to_table: set[int]
     last_turn: int | None  # the final turn, once the last face-down tile is flipped
     over: bool
 
@@ -230,6 +233,7 @@ class AliBabaState(GameState):
         new.blocks = list(self.blocks)
         new.shows = list(self.shows)
         new.show_options = dict(self.show_options)
+        new.shown_to_table = set(self.shown_to_table)
         return new
 
     def _resample(self, player: int, rng: random.Random) -> None:
@@ -263,6 +267,7 @@ class AliBabaState(GameState):
             (self.taken, self.taken_place, self.effect_tile, self.flipped),
             tuple(self.shows),
             tuple(sorted(self.show_options.items())),
+            tuple(sorted(self.shown_to_table)),
             self.last_turn,
             self.over,
         )

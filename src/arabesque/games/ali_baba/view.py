@@ -88,6 +88,8 @@ def build_view(s: AliBabaState, seat: int | None) -> dict[str, Any]:
                 "seat": p,
                 "count": len(hand),
                 "tiles": [tile_json(t) for t in hand],
+                # Of those, the ones the table was shown after they were collected (R1).
+                "shown": [tile_json(t) for t in hand if t in s.shown_to_table],
                 "track": sum(points.values()),
                 "track_breakdown": dict(points),
             }

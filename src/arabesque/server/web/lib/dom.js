@@ -48,3 +48,9 @@ export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;
 }
+
+/** Add a stylesheet to the page once (a game's own `games/<id>.css`). */
+export function loadStyle(href) {
+  if (document.head.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return;
+  document.head.append(h("link", { rel: "stylesheet", href }));
+}

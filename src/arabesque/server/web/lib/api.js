@@ -1,0 +1,118 @@
+// The lobby API (docs/protocol.md, "HTTP lobby"). Every failure becomes an ApiError whose
+// message is fit to show to a player.
+
+/** A refused or failed request: `code` is the server's (or "network", "http_<status>"). */
+export class ApiError extends Error {
+  constructor(code, message, status = 0, detail = null) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.status = status;
+    /** FastAPI's 422 `detail` list, when the body was malformed. */
+    this.detail = detail;
+  }
+}
+
+/** Words for FastAPI's 422 detail: "seats.1.agent: Input should be a valid string". */
+function describeDetail(detail) {
+  if (!Array.isArray(detail)) return String(detail);
+  return detail
+    .map((d) => {
+      const where = (d.loc || []).filter((p) => p !== "body").join(".");
+      return where ? `${where}: ${d.msg}` : d.msg;
+    })
+    .join("; ");
+}
+
+async function request(method, path, { body, hostToken } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (hostToken) headers.Authorization = `Bearer ${hostToken}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError("network", "The server cannot be reached; check your connection and try again.");
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!response.ok) {
+    if (data && data.code && data.message) {
+      throw new ApiError(data.code, data.message, response.status);
+    }
+    if (data && data.detail) {
+      throw new ApiError("bad_request", `The server refused the request: ${describeDetail(data.detail)}`,
+        response.status, data.detail);
+    }
+    throw new ApiError(`http_${response.status}`, `The server answered ${response.status} ${response.statusText}.`,
+      response.status);
+  }
+  return data;
+}
+
+/** The games: [{id, name, min_players, max_players, default_players, real_time, agents, options?}]. */
+export function games() {
+  return request("GET", "/api/games");
+}
+
+/** Tables with the given statuses (default: open and running). */
+export function tables(statuses = ["open", "running"]) {
+  const query = statuses.map((s) => `status=${encodeURIComponent(s)}`).join("&");
+  return request("GET", `/api/tables?${query}`);
+}
+
+/** Create a table (a CreateTableRequest); answers {table, host_token}. */
+export function createTable(spec) {
+  return request("POST", "/api/tables", { body: spec });
+}
+
+/** Take a seat (null: the first free one); answers {table_id, seat, token, websocket}. */
+export function join(tableId, seat, name) {
+  const body = { seat: seat ?? null };
+  if (name) body.name = name;
+  return request("POST", `/api/tables/${encodeURIComponent(tableId)}/join`, { body });
+}
+
+/** Seat bots of `agent` at every free seat (host only). */
+export function fill(tableId, hostToken, agent) {
+  return request("POST", `/api/tables/${encodeURIComponent(tableId)}/fill`, { body: { agent }, hostToken });
+}
+
+/** Start the table (host only). */
+export function start(tableId, hostToken) {
+  return request("POST", `/api/tables/${encodeURIComponent(tableId)}/start`, { hostToken });
+}
+
+/** One table's public TableInfo. */
+export function table(tableId) {
+  return request("GET", `/api/tables/${encodeURIComponent(tableId)}`);
+}
+
+/** How the pages name a TableInfo seat: its player's name, its bot, or its number. */
+export function seatName(seat) {
+  // The same names as the server's log (server/words.py): seats counted from 1.
+  if (seat.name) return seat.name;
+  if (seat.kind === "bot") return `Seat ${seat.seat + 1} (${seat.agent || "a"} bot)`;
+  return `Seat ${seat.seat + 1}`;
+}
+
+/** Where a finished table's record is downloaded. */
+export function recordUrl(tableId) {
+  return `/api/tables/${encodeURIComponent(tableId)}/record`;
+}
+
+/** A finished table's record (arabesque-record/1). */
+export function record(tableId) {
+  return request("GET", recordUrl(tableId));
+}
