@@ -78,7 +78,9 @@ def test_tiles_shown_to_the_table_are_listed_as_shown() -> None:
                     brown += 1
                     player = event.data["player"]
                     shown.update(
-                        t for t in state.hands[player] if state.tiles.tile_json(t)["kind"] == effect_kind
+                        t
+                        for t in state.hands[player]
+                        if state.tiles.tile_json(t)["kind"] == effect_kind
                     )
             view = state.view(None)
             for p, player in enumerate(view["players"]):

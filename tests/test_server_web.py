@@ -47,7 +47,9 @@ def finished(server: ServerThread) -> tuple[str, dict[str, Any]]:
     return table_id, response.json()
 
 
-@pytest.mark.parametrize("path", ["/", "/tables/abc", "/tables/abc/replay", "/replay", "/rules/djinn"])
+@pytest.mark.parametrize(
+    "path", ["/", "/tables/abc", "/tables/abc/replay", "/replay", "/rules/djinn"]
+)
 def test_every_page_is_the_shell(server: ServerThread, path: str) -> None:
     response = httpx.get(server.url + path)
     assert response.status_code == 200
@@ -184,7 +186,9 @@ def test_an_uploaded_record_replays(
         assert refused.status_code == 422 and refused.json()["code"] == "bad_record"
         assert words in refused.json()["message"]
     # A tampered step is named.
-    broken = dict(record_json, actions=[*record_json["actions"][:4], {"player": 0, "action": "fly"}])
+    broken = dict(
+        record_json, actions=[*record_json["actions"][:4], {"player": 0, "action": "fly"}]
+    )
     refused = httpx.post(f"{server.url}/api/replay", params={"step": 5}, content=json.dumps(broken))
     assert refused.status_code == 422 and "step 5" in refused.json()["message"]
     huge = httpx.post(f"{server.url}/api/replay", content=b" " * (MAX_RECORD_BYTES + 1))
@@ -195,15 +199,14 @@ async def test_the_log_in_words_for_clients_that_ask(server: ServerThread) -> No
     """``hello.words``: each frame's ``words`` is parallel to its ``log``, the game's own
     describer on exactly those events; a client that does not ask gets no words."""
     lobby = Lobby(server.url)
-    table_id, host = lobby.create(
-        "ali-baba", players=2, clock={"per_move_s": None}
-    )
+    table_id, host = lobby.create("ali-baba", players=2, clock={"per_move_s": None})
     _, token = lobby.join(table_id, 0, name="Ann")
     lobby.fill(table_id, host, "random")
     lobby.start(table_id, host)
-    async with GameClient(server.ws_url, table_id, token, words=True) as ann, GameClient(
-        server.ws_url, table_id, None
-    ) as plain:
+    async with (
+        GameClient(server.ws_url, table_id, token, words=True) as ann,
+        GameClient(server.ws_url, table_id, None) as plain,
+    ):
         await play_randomly(ann, random.Random(4), timeout=60)
     framed = [f for f in ann.frames if f["type"] in ("welcome", "update")]
     assert framed

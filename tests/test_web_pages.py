@@ -30,7 +30,8 @@ pytestmark = pytest.mark.browser
 
 #: What the page shows when something is to be done: the result, the lamp, or an option.
 ACTIONABLE = (
-    ".result:not([hidden]), .lamp-button:not([disabled]), .option-list button.option:not([disabled])"
+    ".result:not([hidden]), .lamp-button:not([disabled]),"
+    " .option-list button.option:not([disabled])"
 )
 
 
@@ -114,7 +115,9 @@ def play_to_the_end(page: Page, limit_s: float = 45.0) -> int:
     return moves
 
 
-def test_lobby_lists_games_and_creates_a_table(server: ServerThread, lobby: Lobby, page: Page) -> None:
+def test_lobby_lists_games_and_creates_a_table(
+    server: ServerThread, lobby: Lobby, page: Page
+) -> None:
     games = lobby.http.get("/api/games").json()
     page.goto(server.url + "/")
     listed = page.get_by_label("Game", exact=True).locator("option").all_inner_texts()
@@ -138,7 +141,9 @@ def test_lobby_lists_games_and_creates_a_table(server: ServerThread, lobby: Lobb
     assert "Resume" in page.locator("section", has_text="Your recent games").inner_text()
 
 
-def test_a_whole_magic_lamp_game_through_the_page(server: ServerThread, lobby: Lobby, page: Page) -> None:
+def test_a_whole_magic_lamp_game_through_the_page(
+    server: ServerThread, lobby: Lobby, page: Page
+) -> None:
     table_id = create_from_lobby(page, server.url, "Aladdin & the Magic Lamp")
     moves = play_to_the_end(page)
     assert moves > 3
@@ -164,8 +169,14 @@ def test_a_whole_magic_lamp_game_through_the_page(server: ServerThread, lobby: L
     assert shown[0][1] == max(s["total"] for s in scores)
     assert "cards" in result.locator(".breakdown").first.inner_text() or scores[0]["total"] == 0
     # The way to the replay and to the record.
-    assert result.get_by_role("link", name="Watch the replay").get_attribute("href") == f"/tables/{table_id}/replay"
-    assert result.get_by_role("link", name="Download the record").get_attribute("href") == f"/api/tables/{table_id}/record"
+    assert (
+        result.get_by_role("link", name="Watch the replay").get_attribute("href")
+        == f"/tables/{table_id}/replay"
+    )
+    assert (
+        result.get_by_role("link", name="Download the record").get_attribute("href")
+        == f"/api/tables/{table_id}/record"
+    )
 
 
 def test_a_reload_mid_game_continues(server: ServerThread, lobby: Lobby, page: Page) -> None:
