@@ -622,7 +622,17 @@ class TablePage {
         h("p", { class: "muted" }, [this.seat === null ? "You are watching this game." : "Nothing for you to decide right now."]));
       return;
     }
-    panel.append(h("h2", {}, ["Your move"]));
+    // On a phone the panel sits over the board: it can be folded to its prompt, leaving the
+    // options marked on the board to be tapped there.
+    const fold = h("button", {
+      type: "button",
+      class: "fold",
+      "aria-expanded": String(!this.folded),
+      "aria-controls": "decision",
+      onclick: () => { this.folded = !this.folded; this.renderDecision(); },
+    }, [this.folded ? "Show the choices" : "Hide the choices"]);
+    panel.classList.toggle("folded", Boolean(this.folded) && !decision.reaction);
+    panel.append(h("div", { class: "decision-head" }, [h("h2", {}, ["Your move"]), decision.reaction ? null : fold]));
     const trail = (decision.trail || []).map(stepText);
     if (trail.length) {
       panel.append(h("nav", { class: "trail", "aria-label": "Earlier steps of this move" }, [
