@@ -148,7 +148,9 @@ def test_lobby_conforms_to_its_openapi_document(case: Any, lobby: Lobby) -> None
         _aim(case, lobby)
     response = case.call()
     excluded = list(EXCLUDED)
-    if response.status_code == 400:
+    if response.status_code == 400 and "detail" in response.json():
+        # FastAPI's own answer to a body it cannot decode (the module's docstring); a
+        # documented 400 (a replayed record that is not one) is checked like any answer.
         assert response.json() == UNDECODABLE_BODY, response.text
         excluded.append(status_code_conformance)
     case.validate_response(response, excluded_checks=excluded)

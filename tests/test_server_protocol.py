@@ -43,7 +43,7 @@ def test_lobby_http(server: ServerThread) -> None:
     assert {g["id"] for g in games} >= {"magic-lamp", "ali-baba"}
     assert all("random" in g["agents"] for g in games)
     page = http.get("/")
-    assert page.status_code == 200 and "protocol" in page.text
+    assert page.status_code == 200 and "/static/app.js" in page.text  # the browser client
 
     def refused(response: httpx.Response, status: int, code: str | None = None) -> None:
         assert response.status_code == status, response.text

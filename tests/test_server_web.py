@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from arabesque.core.records import MAX_RECORD_BYTES, GameRecord
-from arabesque.core.registry import game_ids, get_game
+from arabesque.core.registry import get_game
 from arabesque.server.settings import Settings
 from arabesque.sim.replay import replay_steps
 from tests.server_client import GameClient, Lobby, ServerThread, play_randomly
@@ -91,7 +91,8 @@ def test_games_list_their_lobby_options(server: ServerThread) -> None:
     lobby.close()
 
 
-@pytest.mark.parametrize("game", game_ids())
+# The games Arabesque ships (tests may register toy games of their own, without rules pages).
+@pytest.mark.parametrize("game", ["magic-lamp", "ali-baba", "djinn"])
 def test_rules_pages_hold_the_rules_and_the_rulings(server: ServerThread, game: str) -> None:
     page = httpx.get(f"{server.url}/api/games/{game}/rules").json()
     assert page["game"] == game and page["name"] == get_game(game).name
@@ -183,14 +184,14 @@ def test_an_uploaded_record_replays(
     assert frame["step"] == 2 and frame["game"] == "magic-lamp"
     for bad, words in ((b"not json", "not valid JSON"), (b"{}", "record has no")):
         refused = httpx.post(f"{server.url}/api/replay", content=bad)
-        assert refused.status_code == 422 and refused.json()["code"] == "bad_record"
+        assert refused.status_code == 400 and refused.json()["code"] == "bad_record"
         assert words in refused.json()["message"]
     # A tampered step is named.
     broken = dict(
         record_json, actions=[*record_json["actions"][:4], {"player": 0, "action": "fly"}]
     )
     refused = httpx.post(f"{server.url}/api/replay", params={"step": 5}, content=json.dumps(broken))
-    assert refused.status_code == 422 and "step 5" in refused.json()["message"]
+    assert refused.status_code == 400 and "step 5" in refused.json()["message"]
     huge = httpx.post(f"{server.url}/api/replay", content=b" " * (MAX_RECORD_BYTES + 1))
     assert huge.status_code == 413 and huge.json()["code"] == "too_large"
 

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from arabesque.core.registry import game_ids
 from arabesque.server.settings import Settings
 from tests.server_client import Lobby, ServerThread
 
@@ -213,7 +212,8 @@ def test_a_running_or_missing_table_says_why(server: ServerThread, page: Any) ->
     page.get_by_role("alert").filter(has_text="no table").wait_for()
 
 
-@pytest.mark.parametrize("game", game_ids())
+# The games Arabesque ships (tests may register toy games of their own, without rules pages).
+@pytest.mark.parametrize("game", ["magic-lamp", "ali-baba", "djinn"])
 def test_rules_page(server: ServerThread, page: Any, game: str) -> None:
     page.goto(f"{server.url}/rules/{game}?from=/tables/abc123")
     page.wait_for_selector(".rules-text h2")

@@ -309,7 +309,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post(
         "/api/replay",
         response_model=ReplayFrame,
-        responses={**_ERRORS, 413: {"model": ApiError}, 422: {"model": ApiError}},
+        responses={
+            **_ERRORS,
+            400: {"model": ApiError, "description": "not a record, or one that does not replay"},
+            413: {"model": ApiError, "description": "over 4 MiB"},
+        },
         openapi_extra={
             "requestBody": {
                 "required": True,

@@ -112,7 +112,7 @@ def replay_frame(
             result=result,
         )
     except RecordError as exc:
-        raise LobbyError(422, "bad_record", str(exc)) from exc
+        raise LobbyError(400, "bad_record", str(exc)) from exc
 
 
 def parse_record(body: bytes) -> GameRecord:
@@ -120,7 +120,7 @@ def parse_record(body: bytes) -> GameRecord:
     try:
         return GameRecord.loads(body, where="the file")
     except RecordError as exc:
-        raise LobbyError(422, "bad_record", str(exc)) from exc
+        raise LobbyError(400, "bad_record", str(exc)) from exc
 
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
