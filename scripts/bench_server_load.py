@@ -75,9 +75,10 @@ class Server:
     CPU time can be told apart from the load generator's)."""
 
     def __init__(
-        self, data_dir: Path, database_url: str | None, log_level: str, compression: bool = False
+        self, data_dir: Path, database_url: str | None, log_level: str, compression: bool = False,
+        port: int | None = None,
     ) -> None:
-        self.port = free_port()
+        self.port = free_port() if port is None else port
         self.url = f"http://{HOST}:{self.port}"
         self.ws_url = f"ws://{HOST}:{self.port}"
         env = dict(os.environ, ARABESQUE_DATA_DIR=str(data_dir))
@@ -448,6 +449,15 @@ async def run(options: Options, server: Server, console: Console | None) -> dict
                 live.update(progress_table(options, stats, started, server, cpu0))
     window = ended - started
     measured = [ms for at, ms in stats.acks if started <= at <= ended]
+    # Per second of the window, by when the ack came: a p99 made by one stall (the server
+    # paused, or the machine's other work took the cores) shows as one or two bad seconds.
+    by_second: dict[int, list[float]] = {}
+    for at, ms in stats.acks:
+        if started <= at <= ended:
+            by_second.setdefault(int(at - started), []).append(ms)
+    seconds = sorted(
+        ((percentile(v, 99), sec, len(v)) for sec, v in by_second.items()), reverse=True
+    )
     held = [n for _, n in stats.held] or [0]
     return {
         "game": GAME,
@@ -473,6 +483,10 @@ async def run(options: Options, server: Server, console: Console | None) -> dict
             "max": round(max(measured, default=float("nan")), 2),
             "mean": round(statistics.fmean(measured), 2) if measured else None,
         },
+        "seconds_with_p99_over_50ms": sum(1 for p99, _, _ in seconds if p99 > 50),
+        "worst_seconds": [
+            {"second": sec, "acks": n, "p99_ms": round(p99, 1)} for p99, sec, n in seconds[:3]
+        ],
         "errors": sum(stats.errors.values()),
         "errors_by_kind": dict(stats.errors),
         "error_samples": stats.error_samples,
@@ -518,6 +532,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     p.add_argument("--no-progress", action="store_true", help="no live progress display")
     p.add_argument("--server-log-level", default="warning")
+    p.add_argument("--port", type=int, default=None,
+                   help="the server's port (default: a free one chosen by the system)")
     args = p.parse_args(argv)
     if args.games < 1 or args.duration <= 0:
         p.error("--games must be >= 1 and --duration > 0")
@@ -567,7 +583,7 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(stderr=True)
     with tempfile.TemporaryDirectory(prefix="arabesque-bench-") as folder:
         server = Server(Path(folder), args.database_url, args.server_log_level,
-                        compression=args.server_compression)
+                        compression=args.server_compression, port=args.port)
         try:
             server.wait_healthy(timeout=60)
             show = None if args.no_progress or not console.is_terminal else console
