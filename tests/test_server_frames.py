@@ -36,7 +36,7 @@ def test_update_frame_is_the_view_with_its_version_first() -> None:
     frame = _update_frame(version, body, events, 7, [], [{"text": "Turn 1", "tone": "bold"}])
     data = json.loads(frame)
     assert list(data) == ["type", "view", "log", "log_index", "clocks", "words"]
-    assert list(data["view"])[0] == "version"
+    assert next(iter(data["view"])) == "version"
     assert data["view"] == json.loads(json.dumps(view))
     assert data["log"] == events and data["log_index"] == 7
     assert json.loads(_update_frame(3, b"{}", [], 0, []))["view"] == {"version": 3}
