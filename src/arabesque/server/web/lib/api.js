@@ -24,16 +24,17 @@ function describeDetail(detail) {
     .join("; ");
 }
 
-async function request(method, path, { body, hostToken } = {}) {
+/** `body` is sent as JSON; `text`, JSON already written (a record file), as it is. */
+async function request(method, path, { body, text: rawText, hostToken } = {}) {
   const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (body !== undefined || rawText !== undefined) headers["Content-Type"] = "application/json";
   if (hostToken) headers.Authorization = `Bearer ${hostToken}`;
   let response;
   try {
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: rawText !== undefined ? rawText : body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
     throw new ApiError("network", "The server cannot be reached; check your connection and try again.");
@@ -115,4 +116,23 @@ export function recordUrl(tableId) {
 /** A finished table's record (arabesque-record/1). */
 export function record(tableId) {
   return request("GET", recordUrl(tableId));
+}
+
+function replayQuery(step, seat) {
+  return `step=${step}` + (seat === null || seat === undefined ? "" : `&seat=${seat}`);
+}
+
+/** A finished table's game after `step`, as a spectator (seat null) or a seat saw it. */
+export function replayStep(tableId, step, seat = null) {
+  return request("GET", `/api/tables/${encodeURIComponent(tableId)}/replay?${replayQuery(step, seat)}`);
+}
+
+/** The same for a record file's text (sent again each time: the server keeps no copy). */
+export function replayRecord(recordText, step, seat = null) {
+  return request("POST", `/api/replay?${replayQuery(step, seat)}`, { text: recordText });
+}
+
+/** A game's rules and rulings as HTML: {game, name, html, rulings_html}. */
+export function rules(game) {
+  return request("GET", `/api/games/${encodeURIComponent(game)}/rules`);
 }

@@ -4,8 +4,8 @@
 // The server replays the record and answers one step at a time (the board as a spectator or
 // one seat saw it, the step's events in words, the result at the end); the page caches every
 // step it fetched, so going back and forth costs one request per step at most.
-import { h, s, clear, plural } from "../lib/dom.js";
-import { ApiError, games as fetchGames } from "../lib/api.js";
+import { h, s, clear, plural, loadStyle } from "../lib/dom.js";
+import { games as fetchGames, replayRecord, replayStep } from "../lib/api.js";
 import { setGame } from "../app.js";
 
 /** Automatic play: one step every this many milliseconds. */
@@ -22,49 +22,18 @@ const NARROW_PX = 700;
 /** Rich styles of the event words ("bold red") that the page shows, as CSS classes. */
 const TONES = new Set(["bold", "dim", "italic", "red", "green", "yellow", "blue", "magenta", "cyan"]);
 
-function loadStyle(href) {
-  if (document.head.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return;
-  document.head.append(h("link", { rel: "stylesheet", href }));
-}
-
 // -- the server -------------------------------------------------------------------------------
-
-/** fetch, answering the JSON body; failures become an ApiError in words. */
-async function fetchJson(url, init = {}) {
-  let response;
-  try {
-    response = await fetch(url, { ...init, headers: { Accept: "application/json", ...(init.headers || {}) } });
-  } catch {
-    throw new ApiError("network", "The server cannot be reached; check your connection and try again.");
-  }
-  const text = await response.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  if (response.ok && data !== null) return data;
-  if (data && data.code && data.message) throw new ApiError(data.code, data.message, response.status);
-  throw new ApiError(`http_${response.status}`,
-    `The server answered ${response.status} ${response.statusText || ""}`.trim() + ".", response.status);
-}
 
 /** A step as the server answered it, without the events it found not worth a line (null). */
 function stepAnswer(answer) {
   return { ...answer, events: (answer.events || []).filter(Boolean) };
 }
 
-function stepQuery(step, seat) {
-  return `step=${step}` + (seat === null ? "" : `&seat=${seat}`);
-}
-
 /** Where the steps come from: a finished table on this server. */
 function tableSource(tableId) {
-  const base = `/api/tables/${encodeURIComponent(tableId)}/replay`;
   return {
     tableId,
-    fetchStep: (step, seat) => fetchJson(`${base}?${stepQuery(step, seat)}`).then(stepAnswer),
+    fetchStep: (step, seat) => replayStep(tableId, step, seat).then(stepAnswer),
   };
 }
 
@@ -73,11 +42,7 @@ function tableSource(tableId) {
 function fileSource(recordText, fileName) {
   return {
     fileName,
-    fetchStep: (step, seat) => fetchJson(`/api/replay?${stepQuery(step, seat)}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: recordText,
-    }).then(stepAnswer),
+    fetchStep: (step, seat) => replayRecord(recordText, step, seat).then(stepAnswer),
   };
 }
 

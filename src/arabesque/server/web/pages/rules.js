@@ -4,32 +4,14 @@
 //
 // The HTML comes from our own server, rendered from the markdown shipped with each game (raw
 // HTML in the sources is escaped there), so it is inserted as it is.
-import { h, clear, plural } from "../lib/dom.js";
-import { ApiError } from "../lib/api.js";
+import { h, clear, plural, loadStyle } from "../lib/dom.js";
+import { rules as fetchRules } from "../lib/api.js";
 import { setGame } from "../app.js";
 
 /** Where `?from=` may lead back to: a table or its replay on this server, nothing else. */
 const FROM_PATH = /^\/tables\/[A-Za-z0-9_-]+(\/replay)?$/;
 /** A ruling's id at the start of its heading: "R4 — …", "D30 — …". */
 const RULING_ID = /^([A-Z]{1,2}\d{1,3})\b/;
-
-function loadStyle(href) {
-  if (document.head.querySelector(`link[rel="stylesheet"][href="${href}"]`)) return;
-  document.head.append(h("link", { rel: "stylesheet", href }));
-}
-
-async function fetchRules(game) {
-  let response;
-  try {
-    response = await fetch(`/api/games/${encodeURIComponent(game)}/rules`, { headers: { Accept: "application/json" } });
-  } catch {
-    throw new ApiError("network", "The server cannot be reached; check your connection and try again.");
-  }
-  const data = await response.json().catch(() => null);
-  if (response.ok && data) return data;
-  if (data && data.code && data.message) throw new ApiError(data.code, data.message, response.status);
-  throw new ApiError(`http_${response.status}`, `The server answered ${response.status}.`, response.status);
-}
 
 /** Parse trusted HTML into a detached element. */
 function fragment(html) {
