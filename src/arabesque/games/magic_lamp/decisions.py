@@ -156,7 +156,7 @@ def _prompt(
         _, chest, face, drawn, scorpions = draw
         return (
             f"{CHESTS[chest].capitalize()} chest, die {face}: {len(drawn)} drawn, "
-            f"{scorpions} scorpion(s) — draw or stop?",
+            f"{scorpions} scorpion{'' if scorpions == 1 else 's'} — draw or stop?",
             {"chest": CHESTS[chest], "face": face, "drawn": len(drawn), "scorpions": scorpions},
             (),
         )

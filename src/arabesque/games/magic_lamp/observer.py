@@ -436,7 +436,7 @@ class MagicLampObserver(Observer[MagicLampState]):
             got = ", ".join(comp.describe(c) for c in drawn) or "nothing yet"
             lines.append(
                 f"Seat {drawer} searches the {CHESTS[chest]} chest with a {face}: {got} "
-                f"({scorpions} scorpion(s))."
+                f"({scorpions} scorpion{'' if scorpions == 1 else 's'})."
             )
         if phase is Phase.OVER:
             lines.append("Game over; scores " + ", ".join(map(str, totals)) + ".")

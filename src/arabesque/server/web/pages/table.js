@@ -251,7 +251,7 @@ class TablePage {
         }
         this.addLog(frame.log, frame.words);
         this.setClocks(frame.clocks);
-        if (frame.view) this.view = frame.view;
+        if (frame.view) this.view = this.withNames(frame.view);
         // After a reconnect whatever was in flight was answered or lost: look again.
         this.pending = null;
         this.noteStatus();
@@ -260,7 +260,7 @@ class TablePage {
       case "update":
         this.addLog(frame.log, frame.words);
         this.setClocks(frame.clocks);
-        if (frame.view) this.view = frame.view;
+        if (frame.view) this.view = this.withNames(frame.view);
         this.renderGame();
         break;
       case "ack":
@@ -321,6 +321,8 @@ class TablePage {
       const said = Array.isArray(wordsList) ? wordsList[i] : null;
       const entry = { event, words: said };
       this.entries.push(entry);
+      // The server words every event when asked; null means an event not worth a line.
+      if (Array.isArray(wordsList) && !said) return;
       const text = said && said.text ? said.text : this.fallbackText(event, names);
       const classes = ["log-entry", ...toneClasses(said && said.tone)];
       this.logList.append(h("li", { class: classes, dataset: { index: String(first + i) } }, [text]));
@@ -350,6 +352,23 @@ class TablePage {
   }
 
   // -- helpers --------------------------------------------------------------------------------
+
+  /** The view with its decision's words naming players as the page does: the engine says
+   * "player 0" (seats counted from 0), the page "Ann" or "Seat 1". */
+  withNames(view) {
+    const decision = view && view.decision;
+    if (!decision) return view;
+    const names = this.names();
+    const named = (text) => typeof text !== "string" ? text
+      : text.replace(/\b([Pp])layer (\d+)\b/g, (all, _p, n) => names[Number(n)] ?? all);
+    decision.prompt = named(decision.prompt);
+    for (const option of decision.options || []) option.label = named(option.label);
+    if (Array.isArray(decision.trail)) {
+      decision.trail = decision.trail.map((step) => typeof step === "string" ? named(step)
+        : step && typeof step === "object" ? { ...step, label: named(step.label), prompt: named(step.prompt) } : step);
+    }
+    return view;
+  }
 
   names() {
     return (this.table ? this.table.seats : []).map(seatName);
@@ -747,7 +766,11 @@ class TablePage {
     }
     if (this.seat === null && free.length) {
       const nameId = "join-name";
-      const nameInput = h("input", { id: nameId, type: "text", maxlength: 64, value: store.playerName(), autocomplete: "nickname" });
+      // Kept as typed: the join area is drawn again whenever the table changes.
+      const nameInput = h("input", {
+        id: nameId, type: "text", maxlength: 64, value: store.playerName(), autocomplete: "nickname",
+        oninput: () => store.savePlayerName(nameInput.value.trim()),
+      });
       const message = h("p", { class: "form-error", role: "alert" });
       const buttons = free.map((s) => h("button", {
         type: "button",
