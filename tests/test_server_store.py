@@ -5,6 +5,7 @@ writes are atomic where the server relies on it."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -83,6 +84,34 @@ def test_store_round_trip(store: Store) -> None:
     assert store.table_ids(["open", "running"]) == []
     assert [t.id for t in store.list_tables(["finished"])] == ["t1"]
     assert store.load("nope") is None
+
+
+def test_sqlite_checkpoints_run_beside_the_commits(tmp_path: Path) -> None:
+    """No commit runs SQLite's checkpoint (its automatic one is off); the store's own thread
+    copies the log into the database file, and a clean close leaves the log empty."""
+    path = tmp_path / "server.sqlite3"
+    store = Store(f"sqlite:///{path}")
+    store.migrate()
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+    store.create_table(_table())
+    assert store.start("t1", 7, {"decks": [1, 2]}, "salt", "c" * 64)
+    size = path.stat().st_size
+    for i in range(0, 4000, 100):
+        store.append_actions("t1", i, [(0, f"set gold {j % 6 + 1}") for j in range(100)])
+    # The pages reach the database file only by a checkpoint: the thread's, as no commit
+    # checkpoints any more.
+    deadline = time.monotonic() + 10
+    while path.stat().st_size == size and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert path.stat().st_size > size
+    store.close()
+    wal = tmp_path / "server.sqlite3-wal"
+    assert not wal.exists() or wal.stat().st_size == 0
+    again = Store(f"sqlite:///{path}")
+    data = again.load("t1")
+    assert data is not None and len(data.actions) == 4000
+    again.close()
 
 
 def test_settings_database_urls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

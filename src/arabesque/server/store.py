@@ -16,6 +16,8 @@ made by the Alembic migrations shipped in ``arabesque.server.migrations`` (``mig
 from __future__ import annotations
 
 import hashlib
+import logging
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -37,6 +39,8 @@ from arabesque.server.db import (
     SeatRow,
     TableRow,
 )
+
+log = logging.getLogger("arabesque.server")
 
 
 def hash_token(token: str) -> str:
@@ -95,6 +99,11 @@ def make_engine(url: str) -> Engine:
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
+            # Checkpoints are the Checkpointer thread's: SQLite's automatic one runs inside
+            # the commit that crosses its threshold, and that commit (and every action waiting
+            # on it) then waits for the checkpoint's fsync: the p99 of the load benchmark
+            # went from about 10 ms to 45-90 ms with it.
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
@@ -172,6 +181,45 @@ class StoreError(RuntimeError):
     """The database refused a write (e.g. a step already written by someone else)."""
 
 
+#: SQLite: how often the write-ahead log is copied back into the database file.
+CHECKPOINT_EVERY_S = 1.0
+
+
+class Checkpointer:
+    """Copies SQLite's write-ahead log into the database from a thread of its own, every
+    ``CHECKPOINT_EVERY_S``, in PASSIVE mode (it never waits for a writer, and no writer waits
+    for it), so the log stays small without any commit paying for it."""
+
+    def __init__(self, engine: Engine, every_s: float = CHECKPOINT_EVERY_S) -> None:
+        self.engine = engine
+        self.every_s = every_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, name="arabesque-sqlite-checkpoint", daemon=True
+        )
+        self._thread.start()
+
+    def checkpoint(self, mode: str = "PASSIVE") -> None:
+        with self.engine.connect() as connection:
+            connection.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every_s):
+            try:
+                self.checkpoint()
+            except Exception:  # a busy or closing database: the next round tries again
+                log.debug("checkpoint failed", exc_info=True)
+
+    def stop(self) -> None:
+        """Stop, and leave the log empty (a clean shutdown leaves just the database)."""
+        self._stop.set()
+        self._thread.join(timeout=10)
+        try:
+            self.checkpoint("TRUNCATE")
+        except Exception:
+            log.warning("the final checkpoint failed; the log is kept and replayed on start")
+
+
 class Store:
     """The server's persistence. Thread-safe: each call opens its own session."""
 
@@ -179,6 +227,12 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        database = self.engine.url.database
+        self._checkpointer = (
+            Checkpointer(self.engine)
+            if self.is_sqlite and database and database != ":memory:"
+            else None
+        )
 
     @property
     def is_sqlite(self) -> bool:
@@ -188,6 +242,8 @@ class Store:
         migrate(self.engine)
 
     def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
         self.engine.dispose()
 
     @contextmanager
