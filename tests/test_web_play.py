@@ -14,52 +14,31 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from arabesque.server.settings import Settings
 from tests.server_client import Lobby, ServerThread, audit_frames
-from tests.web_helpers import (
-    CHROMIUM,
+from tests.web_helpers import (  # the *_fixture: pytest fixtures, found by name
     DESKTOP,
     PHONE,
     Frames,
     Player,
+    assert_result_matches,
+    browser_fixture,  # noqa: F401
     create_from_lobby,
     first_marked,
+    lobby_fixture,  # noqa: F401
     open_page,
-    scores_shown,
+    server_fixture,  # noqa: F401
     skip_without_browser,
 )
 
-sync_api = skip_without_browser()
+skip_without_browser()
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    with ServerThread(Settings(data_dir=tmp_path_factory.mktemp("web-play"))) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def lobby(server: ServerThread) -> Iterator[Lobby]:
-    client = Lobby(server.url)
-    yield client
-    client.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
 
 
 def wait_finished(lobby: Lobby, table_id: str, timeout_s: float = 20.0) -> dict[str, Any]:
@@ -71,17 +50,6 @@ def wait_finished(lobby: Lobby, table_id: str, timeout_s: float = 20.0) -> dict[
         time.sleep(0.05)
         info = lobby.table(table_id)
     return info
-
-
-def assert_result_matches(page: Any, info: dict[str, Any], me: str, seat: int = 0) -> None:
-    """The page's result table shows the server's totals, the winner first, and names us
-    (at ``seat``) with our total."""
-    scores = info["result"]["scores"]
-    shown = scores_shown(page)
-    assert len(shown) == len(scores)
-    assert sorted(total for _, total in shown) == sorted(s["total"] for s in scores)
-    assert shown[0][1] == max(s["total"] for s in scores)
-    assert (f"{me} (you)", scores[seat]["total"]) in shown
 
 
 # -- whole games -------------------------------------------------------------------------------

@@ -9,35 +9,23 @@ not a record, and each game's rules page.
 from __future__ import annotations
 
 import json
-import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from arabesque.server.settings import Settings
 from tests.server_client import Lobby, ServerThread
-
-CHROMIUM = "/usr/bin/chromium"
-
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="the browser tests need Python Playwright"
+from tests.web_helpers import (  # the *_fixture: pytest fixtures, found by name
+    browser_fixture,  # noqa: F401
+    page_fixture,  # noqa: F401
+    server_fixture,  # noqa: F401
+    skip_without_browser,
 )
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"the browser tests need Chromium at {CHROMIUM}", allow_module_level=True)
+
+skip_without_browser()
 
 pytestmark = pytest.mark.browser
-
-#: Waits in the page (ms): a step is one small request to a server on loopback.
-WAIT_MS = 10_000
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    with ServerThread(Settings(data_dir=tmp_path_factory.mktemp("web-replay"))) as running:
-        yield running
 
 
 @pytest.fixture(scope="module")
@@ -64,27 +52,6 @@ def finished_table(server: ServerThread) -> dict[str, Any]:
         return info
     finally:
         lobby.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh page; any script error on it fails the test."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.set_default_timeout(WAIT_MS)
-    yield tab
-    context.close()
-    assert not errors, f"script errors on the page: {errors}"
 
 
 def _title(page: Any) -> str:

@@ -3,6 +3,10 @@ Playwright's sync API against a ``ServerThread``.
 
 - ``CHROMIUM`` and ``skip_without_browser()``: the browser tests skip (not fail) on a machine
   without Chromium at /usr/bin/chromium or without Python Playwright.
+- The fixtures ``server`` (a ``ServerThread`` on a fresh data folder, per module), ``lobby``
+  (its HTTP client), ``browser`` (headless Chromium, per module) and ``page`` (a fresh page
+  per test, through ``open_page``). A test module imports the ``*_fixture`` functions it
+  uses; pytest finds them by their fixture names.
 - ``open_page``: a fresh browser context and page at a viewport size; a script error on the
   page fails the test when the context closes.
 - ``Frames``: every websocket frame a page received, parsed, so a test can know what the
@@ -10,7 +14,8 @@ Playwright's sync API against a ``ServerThread``.
 - ``create_from_lobby``: a table made through the lobby's form, as a player would.
 - ``Player``: plays a seat's decisions through the page (a board mark, a shortcut key or the
   option list) until the game is over, waiting on what the page was sent, never on sleeps.
-- ``scores_shown``: the result table at the end, as the page shows it.
+- ``scores_shown``: the result table at the end, as the page shows it;
+  ``assert_result_matches``: that it shows the server's totals.
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+
+from arabesque.server.settings import Settings
+from tests.server_client import Lobby, ServerThread
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -65,6 +73,38 @@ def open_page(browser: Any, viewport: dict[str, int] | None = None) -> Iterator[
     finally:
         context.close()
     assert not errors, f"the page raised: {errors}"
+
+
+# -- fixtures ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module", name="server")
+def server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    with ServerThread(Settings(data_dir=tmp_path_factory.mktemp("web"))) as running:
+        yield running
+
+
+@pytest.fixture(scope="module", name="lobby")
+def lobby_fixture(server: ServerThread) -> Iterator[Lobby]:
+    client = Lobby(server.url)
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="module", name="browser")
+def browser_fixture() -> Iterator[Any]:
+    sync_api = skip_without_browser()
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(name="page")
+def page_fixture(browser: Any) -> Iterator[Any]:
+    """A fresh page at the laptop's size; any script error on it fails the test."""
+    with open_page(browser) as page:
+        yield page
 
 
 # -- what a page was sent ----------------------------------------------------------------------
@@ -317,6 +357,17 @@ def first_marked(page: Any) -> Callable[[dict[str, Any], int], int]:
 
 
 # -- the end -----------------------------------------------------------------------------------
+
+
+def assert_result_matches(page: Any, info: dict[str, Any], me: str, seat: int = 0) -> None:
+    """The page's result table shows the server's totals (``info``: the table's info), the
+    winner first, and names us (at ``seat``) with our total."""
+    scores = info["result"]["scores"]
+    shown = scores_shown(page)
+    assert len(shown) == len(scores)
+    assert sorted(total for _, total in shown) == sorted(s["total"] for s in scores)
+    assert shown[0][1] == max(s["total"] for s in scores)
+    assert (f"{me} (you)", scores[seat]["total"]) in shown
 
 
 def scores_shown(page: Any) -> list[tuple[str, int]]:
