@@ -450,7 +450,7 @@ class TablePage {
     const others = view.to_act.filter((s) => s !== this.seat).map((s) => names[s] ?? `Seat ${s + 1}`);
     const decision = this.decision();
     if (decision && decision.reaction) return decision.prompt;
-    if (decision) return others.length ? `Your move (and ${others.join(", ")}).` : "Your move.";
+    if (decision) return others.length ? `Your move. Also deciding: ${others.join(", ")}.` : "Your move.";
     return others.length ? `Waiting for ${others.join(", ")}.` : "";
   }
 
