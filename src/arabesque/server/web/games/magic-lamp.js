@@ -292,13 +292,18 @@ function diceByChest(r) {
   return out;
 }
 
-function sorcererLine(chest) {
+function sorcererLine(chest, narrow) {
   let text;
+  const above = chest.cards_above_sorcerer;
   if (!chest.sorcerer_in_chest) text = "Sorcerer drawn";
-  else if (chest.cards_above_sorcerer === 0) text = "Sorcerer next!";
-  else text = `Sorcerer under ${plural(chest.cards_above_sorcerer, "card")}`;
-  const near = chest.sorcerer_in_chest && chest.cards_above_sorcerer <= 3;
-  return h("div", { class: ["ml-sorc", near && "ml-warn"] }, [sorcererIcon(16), text]);
+  else if (above === 0) text = "Sorcerer next!";
+  // A phone's chest is a third of 375 px: the short form keeps to one line.
+  else text = narrow ? `${above} above` : `Sorcerer under ${plural(above, "card")}`;
+  const near = chest.sorcerer_in_chest && above <= 3;
+  return h("div", {
+    class: ["ml-sorc", near && "ml-warn"],
+    title: chest.sorcerer_in_chest ? `The Sorcerer lies under ${plural(above, "card")}` : null,
+  }, [sorcererIcon(16), text]);
 }
 
 function chestPanel(r, chest, dice) {
@@ -312,7 +317,7 @@ function chestPanel(r, chest, dice) {
     chestIcon(name, 44),
     h("div", {}, [h("div", { class: "ml-chest-name" }, [`${cap(name)} chest`]), h("div", { class: "ml-sub" }, [plural(chest.cards_left, "card")])]),
   ]));
-  el.append(sorcererLine(chest));
+  el.append(sorcererLine(chest, r.ctx.narrow));
 
   const known = chest.known_top || [];
   if (known.length) {
