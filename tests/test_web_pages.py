@@ -25,7 +25,7 @@ from tests.web_helpers import (  # the *_fixture: pytest fixtures, found by name
     skip_without_browser,
 )
 
-skip_without_browser()
+expect = skip_without_browser().expect
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,9 @@ def test_lobby_lists_games_and_creates_a_table(
 ) -> None:
     games = lobby.http.get("/api/games").json()
     page.goto(server.url + "/")
-    listed = page.get_by_label("Game", exact=True).locator("option").all_inner_texts()
+    options = page.get_by_label("Game", exact=True).locator("option")
+    expect(options).to_have_count(len(games))  # once the page has asked the server
+    listed = options.all_inner_texts()
     assert sorted(listed) == sorted(g["name"] for g in games)
 
     table_id = create_from_lobby(page, server.url, "Aladdin & the Magic Lamp", name="Ann")
