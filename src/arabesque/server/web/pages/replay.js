@@ -6,6 +6,7 @@
 // step it fetched, so going back and forth costs one request per step at most.
 import { h, s, clear, plural, loadStyle } from "../lib/dom.js";
 import { games as fetchGames, replayRecord, replayStep } from "../lib/api.js";
+import * as store from "../lib/store.js";
 import { setGame } from "../app.js";
 
 /** Automatic play: one step every this many milliseconds. */
@@ -96,7 +97,9 @@ const renderers = new Map();
 function importRenderer(name) {
   if (!renderers.has(name)) {
     renderers.set(name, import(`/static/games/${name}.js`).then(
-      (mod) => (mod.default && typeof mod.default.render === "function" ? mod.default : null),
+      (mod) => (mod.default && typeof mod.default.render === "function"
+        ? { render: mod.default.render, settings: Array.isArray(mod.settings) ? mod.settings : [] }
+        : null),
       () => null,
     ));
   }
@@ -177,6 +180,20 @@ async function buildViewer(root, source, first, header) {
     show(at);
   });
 
+  // The game's own display toggles (Ali Baba's screens), shared with the table page.
+  let displaySettings = store.settings(game);
+  const toggles = renderers.flatMap((r) => r.settings || []).map((setting) => {
+    const box = h("input", { type: "checkbox", checked: Boolean(displaySettings[setting.name]) });
+    box.addEventListener("change", () => {
+      store.saveSetting(game, setting.name, box.checked);
+      displaySettings = store.settings(game);
+      const at = current;
+      current = -1; // redraw the same step
+      show(at);
+    });
+    return h("label", { class: "replay-setting" }, [box, " ", setting.label]);
+  });
+
   const status = h("p", { class: "replay-status", role: "status" }, []);
   const stepTitle = h("h2", { class: "replay-step-title" }, []);
   const stepEvents = h("ul", { class: "replay-events" }, []);
@@ -194,6 +211,7 @@ async function buildViewer(root, source, first, header) {
       h("div", { class: "replay-buttons" }, [startButton, backButton, playButton, forwardButton, endButton]),
       h("div", { class: "replay-scrub" }, [slider, position]),
       h("label", { class: "replay-seat-label" }, ["View as ", seatSelect]),
+      ...toggles,
     ]),
     status,
     h("div", { class: "replay-body" }, [
@@ -214,7 +232,7 @@ async function buildViewer(root, source, first, header) {
       seat,
       names,
       decision: null,
-      settings: { assist: false, showScreens: false },
+      settings: { ...displaySettings, assist: false },
       narrow: root.clientWidth < NARROW_PX,
       mark: () => {},
       key(el, k, signature) {
@@ -562,6 +580,20 @@ function mountFile(root) {
     viewerPlace,
   ]);
   clear(root).append(page);
+
+  // The game's own display toggles (Ali Baba's screens), shared with the table page.
+  let displaySettings = store.settings(game);
+  const toggles = renderers.flatMap((r) => r.settings || []).map((setting) => {
+    const box = h("input", { type: "checkbox", checked: Boolean(displaySettings[setting.name]) });
+    box.addEventListener("change", () => {
+      store.saveSetting(game, setting.name, box.checked);
+      displaySettings = store.settings(game);
+      const at = current;
+      current = -1; // redraw the same step
+      show(at);
+    });
+    return h("label", { class: "replay-setting" }, [box, " ", setting.label]);
+  });
 
   const status = h("p", { class: "replay-status", role: "status" }, []);
   message.before(status);
