@@ -581,20 +581,6 @@ function mountFile(root) {
   ]);
   clear(root).append(page);
 
-  // The game's own display toggles (Ali Baba's screens), shared with the table page.
-  let displaySettings = store.settings(game);
-  const toggles = renderers.flatMap((r) => r.settings || []).map((setting) => {
-    const box = h("input", { type: "checkbox", checked: Boolean(displaySettings[setting.name]) });
-    box.addEventListener("change", () => {
-      store.saveSetting(game, setting.name, box.checked);
-      displaySettings = store.settings(game);
-      const at = current;
-      current = -1; // redraw the same step
-      show(at);
-    });
-    return h("label", { class: "replay-setting" }, [box, " ", setting.label]);
-  });
-
   const status = h("p", { class: "replay-status", role: "status" }, []);
   message.before(status);
 
