@@ -115,6 +115,11 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
+        """Launch, and wait until it answers."""
+        return self.launch().wait()
+
+    def launch(self) -> ServerProcess:
+        """Start the process without waiting for it (several can then start together)."""
         env = dict(os.environ, ARABESQUE_DATA_DIR=str(self.data_dir))
         env.pop("ARABESQUE_DATABASE_URL", None)
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -137,13 +142,20 @@ class ServerProcess:
             stderr=log,
         )
         log.close()  # the server holds its own copy
+        return self
+
+    def wait(self) -> ServerProcess:
+        """Wait until the launched server answers; stopped, with its log quoted, if not."""
         try:
             wait_healthy(self.url, proc=self.proc)
         except Exception as exc:
             self.stop()
-            tail = self.log_path.read_text(errors="replace")[-2000:]
-            raise RuntimeError(f"{exc}; the server's log ends:\n{tail}") from exc
+            raise RuntimeError(f"{exc}; the server's log ends:\n{self.log()[-2000:]}") from exc
         return self
+
+    def log(self) -> str:
+        """What the server has written to its log so far."""
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     @property
     def log_path(self) -> Path:

@@ -13,12 +13,9 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,11 +26,10 @@ from arabesque.server.store import Store
 from tests.server_client import (
     GameClient,
     Lobby,
+    ServerProcess,
     audit_frames,
-    free_port,
     pg_schema,
     play_randomly,
-    wait_healthy,
 )
 
 DATABASE_URL = os.environ.get("ARABESQUE_TEST_DATABASE_URL", "")
@@ -43,63 +39,10 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-class Process:
-    """One ``python -m arabesque.server`` on a free loopback port; its log goes to a file
-    (read back when a test fails), so a chatty server can never block on a full pipe."""
-
-    def __init__(self, name: str, database_url: str, folder: Path) -> None:
-        self.name = name
-        self.port = free_port()
-        self.log_path = folder / f"server-{name}.log"
-        env = dict(os.environ, ARABESQUE_DATA_DIR=str(folder / name))
-        env.pop("ARABESQUE_DATABASE_URL", None)
-        with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "arabesque.server",
-                    "--port",
-                    str(self.port),
-                    "--database-url",
-                    database_url,
-                    "--log-level",
-                    "warning",
-                ],
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-
-    def wait(self) -> Process:
-        wait_healthy(self.url, proc=self.proc)
-        return self
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-
-
 @dataclass
 class Cluster:
-    a: Process
-    b: Process
+    a: ServerProcess
+    b: ServerProcess
     #: The database URL both use (its options select the test's own schema).
     url: str
 
@@ -116,9 +59,10 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
             store.migrate()
         finally:
             store.close()
-        processes: list[Process] = []
+        processes: list[ServerProcess] = []
         try:
-            processes = [Process("a", url, folder), Process("b", url, folder)]
+            # Both launched before either is waited for: they start together.
+            processes = [ServerProcess(url, folder / name).launch() for name in "ab"]
             for process in processes:
                 process.wait()
             yield Cluster(processes[0], processes[1], url)
@@ -127,7 +71,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
                 process.stop()
             for process in processes:
                 # Shown by pytest only for a failing test: what each server had to say.
-                print(f"--- server {process.name} ---\n{process.log()}")
+                print(f"--- server on port {process.port} ---\n{process.log()}")
 
 
 def updates(client: GameClient) -> list[tuple[int, dict[str, Any], list[Any], int]]:
