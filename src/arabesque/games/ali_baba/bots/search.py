@@ -159,7 +159,7 @@ def reply(pos: Position, gone: set[int], ban: Forbid | None = None) -> float:
     return total
 
 
-# -- valuing a turn ---------------------------------------------------------------------------
+# -- valuing a turn -------------------------------------------------------------------------
 
 
 def _yellow_value(pos: Position, shows: dict[int, list[int]], extra: dict[int, int]) -> float:
