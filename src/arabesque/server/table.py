@@ -97,7 +97,7 @@ class TableRuntime:
         #: The version at which each seat last saw something change: its actions are fresh
         #: from that version on.
         self.changed_at: dict[int | None, int] = dict.fromkeys(keys, 0)
-        #: The table's helpers (each reads and drives the table through this object).
+        #: Its bots, race and clocks (botrunner.py, racing.py, clocks.py), each handed the table.
         self.bots = BotRunner(self)
         self.racing = RaceRunner(self)
         self.clocks = Clocks(self)
@@ -295,7 +295,6 @@ class TableRuntime:
         await seats.fill(self, agent)
 
     async def start(self) -> None:
-        """Fix the setup (a fresh seed, its arrangement), publish the commitment, play."""
         await seats.start(self)
 
     # -- acting ------------------------------------------------------------------------
@@ -361,12 +360,6 @@ class TableRuntime:
                 conn.send({"type": "ack", "ref": ref, "version": state.version})
             self.after_change()
             return None
-
-    async def react(
-        self, conn: Connection, version: int, received_ms: float, ref: str | int | None
-    ) -> ErrorMsg | None:
-        """A press in the race, received at ``received_ms`` (racing.py)."""
-        return await self.racing.react(conn, version, received_ms, ref)
 
     async def commit(self, applied: list[tuple[int, str]]) -> bool:
         """Store actions just applied to the state. On failure the state is rebuilt from
@@ -478,6 +471,14 @@ class TableRuntime:
         ).decode()
         for conn in self.all_connections():
             conn.send(message)
+
+    # -- the race (racing.py) -----------------------------------------------------------
+
+    async def react(
+        self, conn: Connection, version: int, received_ms: float, ref: str | int | None
+    ) -> ErrorMsg | None:
+        """A press in the race, received at ``received_ms`` (racing.py)."""
+        return await self.racing.react(conn, version, received_ms, ref)
 
     # -- after every change: bots, clocks, races ------------------------------------------
 
