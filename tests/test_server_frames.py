@@ -1,4 +1,4 @@
-"""How the server encodes its frames (server/tables.py): the fast paths give exactly what the
+"""How the server encodes its frames (server/connection.py): the fast paths give exactly what the
 plain encoding gives."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import random
 import orjson
 
 from arabesque.core.registry import get_game
-from arabesque.server.tables import _split_version, _update_frame, dumps
+from arabesque.server.connection import _split_version, _update_frame, dumps
 
 
 def test_dumps_matches_the_encoding_that_allows_any_key() -> None:

@@ -30,6 +30,10 @@ from arabesque.core.game import Params
 from arabesque.core.records import MAX_RECORD_BYTES
 from arabesque.core.registry import game_ids, get_game
 from arabesque.server import db
+from arabesque.server.clocks import now_ms
+from arabesque.server.connection import Connection
+from arabesque.server.errors import LobbyError
+from arabesque.server.hub import Hub
 from arabesque.server.protocol import (
     ActionMsg,
     ApiError,
@@ -58,7 +62,7 @@ from arabesque.server.replays import (
     rules_page,
 )
 from arabesque.server.settings import Settings
-from arabesque.server.tables import Connection, Hub, LobbyError, TableRuntime, now_ms
+from arabesque.server.table import TableRuntime
 
 #: Pings a connection may leave unanswered before the oldest is forgotten.
 MAX_OPEN_PINGS = 8

@@ -19,8 +19,8 @@ from pydantic import BaseModel
 from arabesque.core.errors import RecordError
 from arabesque.core.game import GameSpec
 from arabesque.core.records import GameRecord
+from arabesque.server.errors import LobbyError
 from arabesque.server.store import SeatData
-from arabesque.server.tables import LobbyError
 from arabesque.server.words import Words, describer, seat_name
 from arabesque.sim.replay import replay_steps, step_title
 

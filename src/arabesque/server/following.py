@@ -1,0 +1,118 @@
+"""Following the other server processes that serve the same table (docs/fanout.md): when one
+of them changes it, ``catch_up`` reads the table from the database and applies what the live
+table lacks (seats taken, the start, the actions committed there), then tells this process's
+connections exactly as for a local change. A process with a seat connected drives the game
+on (bots, clocks, the race); one with only spectators stands by.
+
+Functions of a ``TableRuntime`` (table.py), run under its lock; the news itself comes from
+server/fanout.py through the hub.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from arabesque.server import db
+from arabesque.server.seats import auto_start
+from arabesque.server.store import TableData, now
+
+if TYPE_CHECKING:
+    from arabesque.server.table import TableRuntime
+
+log = logging.getLogger("arabesque.server")
+
+
+def _drives(table: TableRuntime) -> bool:
+    """Whether this process runs the table's bots, clocks and race after a change made
+    elsewhere: only while a seat is connected here. A process that only has spectators
+    follows; the one that changed the table drives it on (docs/fanout.md)."""
+    return any(table.connections.get(s.seat) for s in table.data.seats)
+
+
+async def catch_up(table: TableRuntime, version: int | None) -> None:
+    """Another server process changed this table: read it from the database and bring
+    the live table up to ``version`` (None: to whatever is stored), then tell this
+    process's connections exactly as for a local change. A version already held costs
+    one read at most; the database, not the notification, says what happened."""
+    async with table.lock:
+        state = table.state
+        if table.closed or (version is not None and state is not None and version < state.version):
+            return
+        fresh = await table.hub.db(table.hub.store.load, table.id)
+        if fresh is None:
+            return
+        if version is not None and not table.shared:
+            table.shared = True
+            table.clocks.away.clear()
+        _follow(table, fresh, version)
+    await auto_start(table)
+
+
+def _follow(table: TableRuntime, fresh: TableData, upto: int | None) -> None:
+    data = table.data
+    before = [(s.kind, s.agent, s.name, s.token_hash) for s in data.seats]
+    data.seats = fresh.seats
+    for s in fresh.seats:
+        # Time used only grows; each process charges the moves it timed.
+        table.clocks.used_ms[s.seat] = max(table.clocks.used_ms.get(s.seat, 0), s.clock_used_ms)
+    changed = before != [(s.kind, s.agent, s.name, s.token_hash) for s in data.seats]
+    started = False
+    if table.state is None:
+        if fresh.status == db.OPEN:
+            if changed:
+                table.broadcast_table()
+            return
+        # Started by another process: the same setup, so the same game.
+        data.status, data.started_at = fresh.status, fresh.started_at
+        data.seed, data.arrangement = fresh.seed, fresh.arrangement
+        data.salt, data.commitment = fresh.salt, fresh.commitment
+        data.actions = []
+        table.state = table.new_state()
+        started = changed = True
+    state = table.state
+    held = len(data.actions)
+    if fresh.actions[:held] != data.actions:
+        # Cannot happen while every append goes through the (table, step) key; if the
+        # database was restored behind our back, believe it.
+        log.error("table %s: the stored game differs from the live one; rebuilding", table.id)
+        table.racing.drop_race()
+        table.data = fresh
+        table.rebuild()
+    else:
+        end = len(fresh.actions) if upto is None else max(held, min(upto, len(fresh.actions)))
+        missing = fresh.actions[held:end]
+        if not missing and not started:
+            if changed:
+                table.broadcast_table()
+            return
+        if missing:
+            table.racing.drop_race()
+        for seat, text in missing:
+            state.apply(seat, state.parse_action(text))
+        data.actions.extend(missing)
+    if state.is_over and data.status != db.FINISHED:
+        data.status = db.FINISHED
+        data.finished_at = fresh.finished_at or now()
+        changed = False  # the game_over message carries the table
+    if changed:
+        table.broadcast_table()
+    driving = _drives(table)
+    if driving:
+        table.racing.open_race()
+    table.send_updates()
+    if state.is_over:
+        table.game_over()
+    if driving:
+        table.after_change()
+    else:
+        _stand_by(table)
+
+
+def _stand_by(table: TableRuntime) -> None:
+    """Leave bots and clocks to the process that moves the game on. Only called under the
+    table's lock, so no bot task is inside ``act`` (at most waiting for the lock)."""
+    table.clocks.cancel_timers()
+    # Time passed while another process ran the clock is not this process's to charge.
+    table.clocks.move_started.clear()
+    table.bots.stand_by()

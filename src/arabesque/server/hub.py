@@ -1,0 +1,236 @@
+"""The hub: every live table of one server, the store, and the thread pools that keep the
+event loop free (bots think in one, the database is written in the other).
+
+One ``Hub`` per server (app.py makes it). It brings the open and running tables back to
+life at startup (replaying their stored actions), creates, finds and lists tables for the
+lobby, commits the tables' actions (``commit``, through the group commit of commit.py),
+passes each published change to its listeners (the fan-out to other server processes,
+server/fanout.py) and hands the changes heard from them to the tables (``catch_up``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from arabesque.agents.registry import make_agent
+from arabesque.bench import default_players
+from arabesque.core.errors import ArabesqueError
+from arabesque.core.game import GameSpec, Params
+from arabesque.core.registry import get_game
+from arabesque.server import db
+from arabesque.server.commit import GroupCommit
+from arabesque.server.connection import BACKGROUND
+from arabesque.server.errors import LobbyError
+from arabesque.server.fanout import Fanout, fanout_for
+from arabesque.server.protocol import CreateTableRequest, TableInfo
+from arabesque.server.seats import auto_start
+from arabesque.server.settings import Settings
+from arabesque.server.store import Append, SeatData, Store, TableData, hash_token, now
+from arabesque.server.table import TableRuntime
+
+log = logging.getLogger("arabesque.server")
+
+T = TypeVar("T")
+
+Listener = Callable[[str, int], None]
+
+
+def make_params(spec: GameSpec, players: int | None, options: dict[str, Any]) -> Params:
+    """Params from the lobby's options, as ``arabesque play`` builds them."""
+    num_players = default_players(spec) if players is None else players
+    return spec.make_params(num_players=num_players, **options)
+
+
+class Hub:
+    """Every live table of one server, the store, and the pools that keep the loop free."""
+
+    def __init__(
+        self, settings: Settings, store: Store | None = None, fanout: Fanout | None = None
+    ) -> None:
+        self.settings = settings
+        self.store = store if store is not None else Store(settings.resolved_database_url())
+        #: News of changes to and from other server processes on the same database
+        #: (PostgreSQL LISTEN/NOTIFY; nothing for SQLite). docs/fanout.md.
+        self.fanout = fanout if fanout is not None else fanout_for(self.store.url)
+        self.tables: dict[str, TableRuntime] = {}
+        self.bot_pool = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="bot")
+        # SQLite has one writer at a time anyway; one thread keeps commits in order.
+        workers = 1 if self.store.is_sqlite else 4
+        self.db_pool = ThreadPoolExecutor(workers, thread_name_prefix="db")
+        self._group_commit = GroupCommit(self, workers)
+        #: Called with (table id, version) after every published change (see publish).
+        self.listeners: list[Listener] = [self._fan_out]
+        self._lock = asyncio.Lock()
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
+
+    async def commit(self, append: Append) -> None:
+        """Commit applied actions (with other tables' in one transaction: GroupCommit);
+        returns once they are committed, raises what the database refused."""
+        await self._group_commit.append(append)
+
+    def notify_applied(self, table_id: str, version: int) -> None:
+        for listener in self.listeners:
+            try:
+                listener(table_id, version)
+            except Exception:
+                log.exception("a table listener failed")
+
+    async def startup(self) -> None:
+        """Migrate the database, then bring every open and running table back to life."""
+        if self.settings.migrate:
+            await self.db(self.store.migrate)
+        # Listening starts before the tables are read, so a change committed elsewhere in
+        # between is either in what is read or heard about afterwards.
+        await self.fanout.start(self._remote_change, self._resync)
+        ids = await self.db(self.store.table_ids, [db.OPEN, db.RUNNING])
+        for table_id in ids:
+            await self._load(table_id)
+        for table in list(self.tables.values()):
+            table.resume()
+
+    async def _load(self, table_id: str) -> TableRuntime | None:
+        data = await self.db(self.store.load, table_id)
+        if data is None:
+            return None
+        table = TableRuntime(self, data)
+        if data.status != db.OPEN:
+            table.replay()
+            assert table.state is not None
+            if table.state.is_over and data.status != db.FINISHED:
+                await self.db(self.store.finish, table_id)
+                data.status = db.FINISHED
+        self.tables[table_id] = table
+        return table
+
+    def _fan_out(self, table_id: str, version: int) -> None:
+        if not self.fanout.shared:
+            return  # no other process can serve these tables: nothing to tell (fanout.py)
+        # Tasks run in the order they are made and publish takes a FIFO lock, so the
+        # notifications of one table go out in version order.
+        task = asyncio.get_running_loop().create_task(self.fanout.publish(table_id, version))
+        BACKGROUND.add(task)
+        task.add_done_callback(BACKGROUND.discard)
+
+    async def _remote_change(self, table_id: str, version: int) -> None:
+        """Another process changed ``table_id``; tables not live here are read when needed."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            await table.catch_up(version)
+
+    async def _resync(self) -> None:
+        """The fan-out was cut off for a while: compare every live table with the database."""
+        for table in list(self.tables.values()):
+            await table.catch_up(None)
+
+    async def shutdown(self) -> None:
+        await self.fanout.close()
+        for table in self.tables.values():
+            table.close()
+            for conn in table.all_connections():
+                conn.close_soon(1001, "server shutting down")
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.db_pool.shutdown(wait=True)
+        self.store.close()
+
+    async def get(self, table_id: str) -> TableRuntime:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        async with self._lock:
+            table = self.tables.get(table_id)
+            if table is None and len(table_id) <= 32:
+                table = await self._load(table_id)
+        if table is None:
+            raise LobbyError(404, "no_table", f"no table {table_id[:40]!r}")
+        return table
+
+    async def create(self, request: CreateTableRequest) -> tuple[TableRuntime, str]:
+        try:
+            spec = get_game(request.game)
+        except ArabesqueError as exc:
+            raise LobbyError(404, "no_game", str(exc)) from None
+        options: dict[str, Any] = dict(request.options)
+        if request.variant is not None:
+            options["variant"] = request.variant
+        data_param = spec.params_type.DATA_PARAM
+        if data_param is not None and options.get(data_param) is not None:
+            # A data param names a file: a stranger must not make the server read its files.
+            raise LobbyError(
+                422, "bad_params", f"option {data_param!r} is not available on the server"
+            )
+        try:
+            params = make_params(spec, request.players, options)
+        except (ArabesqueError, TypeError, ValueError) as exc:
+            raise LobbyError(422, "bad_params", str(exc)) from None
+        n = params.num_players
+        specs = list(request.seats or [])
+        if len(specs) > n:
+            raise LobbyError(422, "bad_seats", f"{len(specs)} seats given for {n} players")
+        seats: list[SeatData] = []
+        for seat in range(n):
+            given = specs[seat] if seat < len(specs) else None
+            if given is not None and given.kind == db.BOT:
+                agent = given.agent or "heuristic"
+                try:
+                    make_agent(agent, spec.id, seed=0)
+                except ValueError as exc:
+                    raise LobbyError(422, "bad_agent", f"seat {seat}: {exc}") from None
+                seats.append(SeatData(seat, db.BOT, agent=agent, name=given.name))
+            else:
+                seats.append(SeatData(seat, db.HUMAN, name=given.name if given else None))
+        if request.clock.on_timeout == "bot":
+            try:
+                make_agent(request.clock.timeout_agent, spec.id, seed=0)
+            except ValueError as exc:
+                raise LobbyError(422, "bad_agent", f"clock.timeout_agent: {exc}") from None
+        host_token = secrets.token_urlsafe(32)
+        data = TableData(
+            id=secrets.token_urlsafe(9),
+            game=spec.id,
+            params=params.to_json(),
+            options={
+                "clock": request.clock.model_dump(mode="json"),
+                "bot_think_s": request.bot_think_s,
+                "auto_start": request.auto_start,
+            },
+            status=db.OPEN,
+            host_token_hash=hash_token(host_token),
+            created_at=now(),
+            seats=seats,
+        )
+        await self.db(self.store.create_table, data)
+        table = TableRuntime(self, data)
+        self.tables[data.id] = table
+        await auto_start(table)
+        return table, host_token
+
+    def check_host(self, table: TableRuntime, token: str | None) -> None:
+        if token is None or not secrets.compare_digest(
+            hash_token(token), table.data.host_token_hash
+        ):
+            raise LobbyError(403, "not_host", "this needs the table's host token")
+
+    async def list(self, statuses: list[str]) -> list[TableInfo]:
+        live_statuses = [s for s in statuses if s != db.FINISHED]
+        if self.fanout.shared and live_statuses:
+            # Tables created by other processes: read them once, then follow them.
+            for table_id in await self.db(self.store.table_ids, live_statuses):
+                if table_id not in self.tables:
+                    with contextlib.suppress(LobbyError):
+                        await self.get(table_id)
+        live = [t.info() for t in self.tables.values() if t.data.status in statuses]
+        if db.FINISHED in statuses:
+            known = {t.id for t in live}
+            stored = await self.db(self.store.list_tables, [db.FINISHED])
+            for data in stored:
+                if data.id not in known:
+                    live.append(TableRuntime(self, data).info())
+        return live

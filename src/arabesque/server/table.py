@@ -1,0 +1,525 @@
+"""A live table: the game state the server plays there and everyone connected to it.
+
+One ``TableRuntime`` per table owns its ``GameState``; every change to it is made under the
+table's lock, in this order:
+
+1. check and apply the action on the state (the engine refuses a bad one without changing
+   anything);
+2. commit it to the database (``Hub.commit``: the actions of the tables that moved at the
+   same time share one transaction, commit.py) — if that fails, the state is rebuilt from
+   the database and the sender gets an error;
+3. acknowledge it to the sender and ``publish``: the single place where "an action was
+   applied to table X" goes out (hub listeners, then each local connection).
+
+What a connection receives comes only from the game's observer: ``state.view(seat)`` (with
+its decision) and ``state.log_since(seat, index)``, seat None for spectators. A seat whose
+view and log did not change with a step (another seat's secret commitment) is sent nothing,
+not even the new version number, and its actions stay valid at the version it holds: an
+action is fresh when the seat has seen nothing new since the version it names.
+
+The table's other jobs are in modules of their own, each handed the table: its seats and
+start (seats.py), its move clocks (clocks.py, a ``Clocks``), its bots (botrunner.py, a
+``BotRunner``), the lamp race (racing.py, a ``RaceRunner``) and following the other server
+processes that serve it (following.py). The connections and their frames are in
+connection.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from arabesque.core.errors import (
+    ArabesqueError,
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    NotYourTurnError,
+    StaleStateError,
+)
+from arabesque.core.game import GameState
+from arabesque.core.records import GameRecord
+from arabesque.core.registry import get_game
+from arabesque.server import db, following, seats
+from arabesque.server.botrunner import BotRunner
+from arabesque.server.clocks import Clocks
+from arabesque.server.connection import (
+    BACKGROUND,
+    Connection,
+    _split_version,
+    _update_frame,
+    dumps,
+)
+from arabesque.server.errors import LobbyError
+from arabesque.server.protocol import (
+    ClockSpec,
+    ErrorCode,
+    ErrorMsg,
+    Reveal,
+    SeatInfo,
+    TableInfo,
+)
+from arabesque.server.racing import RaceRunner
+from arabesque.server.store import Append, SeatData, StoreError, TableData, now
+from arabesque.server.words import Words, describer
+
+if TYPE_CHECKING:
+    from arabesque.server.hub import Hub
+
+log = logging.getLogger("arabesque.server")
+
+#: The record's ``metadata.source`` for games played on the server.
+SOURCE = "arabesque serve"
+
+
+class TableRuntime:
+    """One table: its configuration, its game once started, and everyone connected to it."""
+
+    def __init__(self, hub: Hub, data: TableData) -> None:
+        self.hub = hub
+        self.data = data
+        self.id = data.id
+        self.spec = get_game(data.game)
+        self.params = self.spec.make_params(**data.params)
+        self.clock = ClockSpec.model_validate(data.options.get("clock", {}))
+        self.bot_think_s = float(data.options.get("bot_think_s", hub.settings.bot_think_s))
+        self.auto_start = bool(data.options.get("auto_start", False))
+        self.lock = asyncio.Lock()
+        self.state: GameState | None = None
+        self.connections: dict[int | None, set[Connection]] = {}
+        n = self.params.num_players
+        keys: list[int | None] = [*range(n), None]
+        # What each seat (and the spectators, key None) was last shown: the JSON of its view
+        # without the version (``_split_version``).
+        self._shown: dict[int | None, bytes | None] = dict.fromkeys(keys)
+        self._log_index: dict[int | None, int] = dict.fromkeys(keys, 0)
+        #: The version at which each seat last saw something change: its actions are fresh
+        #: from that version on.
+        self.changed_at: dict[int | None, int] = dict.fromkeys(keys, 0)
+        #: Its bots, race and clocks (botrunner.py, racing.py, clocks.py), each handed the table.
+        self.bots = BotRunner(self)
+        self.racing = RaceRunner(self)
+        self.clocks = Clocks(self)
+        #: Another server process has served this table (docs/fanout.md): a seat with no
+        #: connection here may be connected there, so it is never taken to be away.
+        self.shared = False
+        self.closed = False
+
+    # -- building ----------------------------------------------------------------------
+
+    def new_state(self) -> GameState:
+        assert self.data.seed is not None
+        data = self.data
+        return self.spec.new_game(self.params, seed=data.seed, arrangement=data.arrangement)
+
+    def replay(self) -> None:
+        """Rebuild the live state from the stored setup and actions (a restart)."""
+        state = self.new_state()
+        for seat, text in self.data.actions:
+            state.apply(seat, state.parse_action(text))
+        self.state = state
+        for key in self.changed_at:
+            self.changed_at[key] = state.version
+            self._shown[key] = None
+            self._log_index[key] = len(state.events)
+
+    def resume(self) -> None:
+        """Set bots, clocks and races going for a running game (after start or restart)."""
+        if self.state is not None and not self.state.is_over:
+            self._refresh_shown()
+            self.racing.open_race()
+            for seat in range(self.state.num_players):
+                self.clocks.clock(seat)
+            self.after_change()
+
+    def _refresh_shown(self) -> None:
+        """Remember what each seat sees now without sending it (after a replay: the clients
+        that reconnect get it in their welcome)."""
+        state = self.state
+        assert state is not None
+        for key in self._shown:
+            self._shown[key] = _split_version(state.view(key, include_log=False))[1]
+            self._log_index[key] = len(state.events)
+
+    # -- information -------------------------------------------------------------------
+
+    def seat_data(self, seat: int) -> SeatData:
+        return self.data.seats[seat]
+
+    def is_bot(self, seat: int) -> bool:
+        return self.seat_data(seat).kind == db.BOT
+
+    def info(self) -> TableInfo:
+        state = self.state
+        reveal = None
+        result = None
+        if state is not None and state.is_over and self.data.salt is not None:
+            reveal = Reveal(
+                seed=str(self.data.seed), salt=self.data.salt, arrangement=self.data.arrangement
+            )
+            result = {
+                "scores": [s.to_json() for s in state.scores()],
+                "ranking": state.ranking(),
+            }
+        return TableInfo(
+            id=self.id,
+            game=self.data.game,
+            params=self.data.params,
+            status=self.data.status,  # type: ignore[arg-type]
+            seats=[
+                SeatInfo(
+                    seat=s.seat,
+                    kind=s.kind,  # type: ignore[arg-type]
+                    agent=s.agent,
+                    name=s.name,
+                    taken=s.kind == db.BOT or s.token_hash is not None,
+                    connected=bool(self.connections.get(s.seat)),
+                )
+                for s in self.data.seats
+            ],
+            clock=self.clock,
+            bot_think_s=self.bot_think_s,
+            auto_start=self.auto_start,
+            created_at=self.data.created_at.isoformat(),
+            version=None if state is None else state.version,
+            commitment=self.data.commitment,
+            reveal=reveal,
+            result=result,
+        )
+
+    def record(self) -> GameRecord:
+        """The game's full record; only once the game is over (it holds every secret)."""
+        state = self.state
+        if state is None or not state.is_over:
+            raise LobbyError(
+                409,
+                "not_finished",
+                "the record holds the seed and so every hidden card: it is available once "
+                "the game is over",
+            )
+        metadata: dict[str, Any] = {
+            "source": SOURCE,
+            "table": self.id,
+            "agents": [
+                (s.agent or "bot") if s.kind == db.BOT else "human" for s in self.data.seats
+            ],
+        }
+        if self.data.commitment is not None and self.data.salt is not None:
+            metadata["commitment"] = {"sha256": self.data.commitment, "salt": self.data.salt}
+        return GameRecord.from_state(state, metadata)
+
+    # -- connections -------------------------------------------------------------------
+
+    async def connect(self, conn: Connection, seat: int | None, log_from: int) -> None:
+        """Register ``conn`` for ``seat`` and send it the welcome: the table, its view and
+        its log from ``log_from`` (a reconnecting client passes the last index it got)."""
+        async with self.lock:
+            conn.seat = seat
+            conn.hello = True
+            if seat is not None:
+                # One live connection per seat: the newest wins (a reconnect replaces a
+                # connection the client may not know is dead).
+                for old in self.connections.get(seat, set()):
+                    old.error(ErrorCode.BAD_TOKEN, "this seat was taken over by a new connection")
+                    old.close_soon(4001, "replaced by a new connection")
+                self.connections[seat] = set()
+                self.clocks.away.discard(seat)
+                # Other processes must stop taking this seat for away (docs/fanout.md).
+                self.announce()
+            self.connections.setdefault(seat, set()).add(conn)
+            conn.send(self._welcome(conn, log_from), self.racing.reveal_hook(seat, conn))
+            self.broadcast_table(exclude=conn)
+
+    async def resync(self, conn: Connection) -> None:
+        """Send ``conn`` its whole view again, as a welcome (the log from the start)."""
+        async with self.lock:
+            conn.send(self._welcome(conn, 0), self.racing.reveal_hook(conn.seat, conn))
+
+    def _words(self, events: list[dict[str, Any]]) -> list[Words]:
+        describe = describer(self.data.game, self.data.seats)
+        return [describe(event) for event in events]
+
+    def _welcome(self, conn: Connection, log_from: int) -> dict[str, Any]:
+        seat = conn.seat
+        state = self.state
+        view = None
+        events: list[dict[str, Any]] = []
+        index = 0
+        if state is not None:
+            view = state.view(seat, include_log=False)
+            events, index = state.log_since(seat, min(log_from, len(state.events)))
+            if seat is None:
+                # The spectators' view is only kept up to date while one is connected
+                # (send_updates): from this welcome on.
+                self._shown[None] = _split_version(view)[1]
+                self._log_index[None] = index
+        welcome: dict[str, Any] = {
+            "type": "welcome",
+            "table": self.info().model_dump(mode="json"),
+            "seat": seat,
+            "view": view,
+            "log": events,
+            "log_index": index,
+            "clocks": [] if seat is None else self.clocks.clock_info(seat),
+        }
+        if conn.words:
+            welcome["words"] = self._words(events)
+        return welcome
+
+    async def disconnect(self, conn: Connection) -> None:
+        async with self.lock:
+            conns = self.connections.get(conn.seat)
+            if conns is not None and conn in conns:
+                conns.discard(conn)
+                self.broadcast_table()
+
+    def all_connections(self) -> list[Connection]:
+        return [c for conns in self.connections.values() for c in conns]
+
+    def broadcast_table(self, exclude: Connection | None = None) -> None:
+        message = dumps({"type": "table", "table": self.info().model_dump(mode="json")}).decode()
+        for conn in self.all_connections():
+            if conn is not exclude:
+                conn.send(message)
+
+    # -- the lobby (seats.py) ----------------------------------------------------------
+
+    def seat_for_token(self, token: str) -> int | None:
+        return seats.seat_for_token(self, token)
+
+    async def join(self, seat: int | None, name: str | None) -> tuple[int, str]:
+        return await seats.join(self, seat, name)
+
+    async def fill(self, agent: str) -> None:
+        await seats.fill(self, agent)
+
+    async def start(self) -> None:
+        await seats.start(self)
+
+    # -- acting ------------------------------------------------------------------------
+
+    def fresh(self, seat: int, version: int) -> int:
+        """The version to hand ``state.apply``: the current one when the seat has seen
+        nothing new since ``version`` (so another seat's secret move does not make its
+        action stale), else ``version`` itself, which apply refuses as stale."""
+        state = self.state
+        assert state is not None
+        if self.changed_at[seat] <= version <= state.version:
+            return state.version
+        return version
+
+    async def act(
+        self,
+        seat: int,
+        version: int,
+        action: int | None = None,
+        text: str | None = None,
+        conn: Connection | None = None,
+        ref: str | int | None = None,
+    ) -> ErrorMsg | None:
+        """A seat's action (human or bot). Returns the error to send back, or None when the
+        action was applied, committed and published (and acknowledged to ``conn``)."""
+        async with self.lock:
+            state = self.state
+            if state is None:
+                return ErrorMsg(
+                    code=ErrorCode.NOT_STARTED, message="the game has not started", ref=ref
+                )
+            try:
+                if text is not None:
+                    action = state.parse_action(text)
+                assert action is not None
+                race = self.racing.race
+                if race is not None and seat in race.timer.seats and not state.is_over:
+                    return self.racing.race_answer(seat, version, action, conn, ref)
+                state.apply(seat, action, version=self.fresh(seat, version))
+            except ArabesqueError as exc:
+                return ErrorMsg(code=_error_code(exc), message=str(exc), ref=ref)
+            self.clocks.clock_spent(seat)
+            applied = [(seat, state.action_to_str(action))]
+            stored = len(self.data.actions)
+            if not await self.commit(applied):
+                if len(self.data.actions) > stored:
+                    # Another server process stored a move at this step first: the seat
+                    # has just been sent the game as it now is and decides again.
+                    return ErrorMsg(
+                        code=ErrorCode.STALE,
+                        message="another move was stored first; look at the game again",
+                        ref=ref,
+                    )
+                return ErrorMsg(
+                    code=ErrorCode.UNAVAILABLE,
+                    message="the action could not be saved; the game is as it was, try again",
+                    ref=ref,
+                )
+            self.racing.open_race()
+            self.publish()
+            # After the update: a client that has its ack has its new view too.
+            if conn is not None:
+                conn.send({"type": "ack", "ref": ref, "version": state.version})
+            self.after_change()
+            return None
+
+    async def commit(self, applied: list[tuple[int, str]]) -> bool:
+        """Store actions just applied to the state. On failure the state is rebuilt from
+        the database (as it was before them) and False is returned."""
+        state = self.state
+        assert state is not None
+        first = len(self.data.actions)
+        used = dict(self.clocks.used_ms) if self.clock.per_game_s is not None else {}
+        try:
+            await self.hub.commit(Append(self.id, first, applied, used, state.is_over))
+        except Exception as exc:  # any database failure (StoreError...): the same recovery
+            # A step stored first by another server process is expected (docs/fanout.md).
+            level = logging.INFO if isinstance(exc, StoreError) else logging.ERROR
+            log.log(level, "table %s: could not store %s: %s", self.id, applied, exc)
+            fresh = await self.hub.db(self.hub.store.load, self.id)
+            if fresh is not None:
+                self.data = fresh
+                self.clocks.used_ms = {s.seat: s.clock_used_ms for s in fresh.seats}
+            self.rebuild()
+            self.racing.open_race()
+            self.publish()
+            self.after_change()
+            return False
+        self.data.actions.extend(applied)
+        if state.is_over:
+            self.data.status = db.FINISHED
+            self.data.finished_at = now()
+        return True
+
+    def publish(self) -> None:
+        """The one place where "the game at this table changed" goes out: to the hub's
+        listeners (a cross-process notifier hooks in there), then to every connection here,
+        each with its own view and log delta. Seats that see no change are sent nothing."""
+        state = self.state
+        assert state is not None
+        self.hub.notify_applied(self.id, state.version)
+        self.send_updates()
+        if state.is_over:
+            self.game_over()
+
+    # -- other server processes (docs/fanout.md) -----------------------------------------
+
+    def announce(self) -> None:
+        """Tell the other server processes that this table changed outside the game (a seat
+        taken, bots seated, a seat connected here); they read it from the database."""
+        self.hub.notify_applied(self.id, 0 if self.state is None else self.state.version)
+
+    def rebuild(self) -> None:
+        """Rebuild the state from ``self.data`` after a failed commit, keeping what each seat
+        was last sent, so that what follows are true deltas from it (a replay for a restart
+        forgets them: its clients reconnect and get a welcome)."""
+        shown, index, changed = dict(self._shown), dict(self._log_index), dict(self.changed_at)
+        self.replay()
+        self._shown, self._log_index, self.changed_at = shown, index, changed
+
+    async def catch_up(self, version: int | None) -> None:
+        """Another server process changed this table: bring the live table up to ``version``
+        (None: to whatever is stored) and tell this process's connections (following.py)."""
+        await following.catch_up(self, version)
+
+    # -- what goes out -------------------------------------------------------------------
+
+    def send_updates(self) -> None:
+        """Send each seat and the spectators what changed for them.
+
+        Every seat's view is built (whether it changed says when the seat's decision is new:
+        bots, clocks and the freshness of its actions follow that, connected or not); the
+        spectators' only while one is connected (one who connects gets a welcome). A view is
+        encoded once, and compared as JSON with what was last shown."""
+        state = self.state
+        assert state is not None
+        for key in self._shown:
+            conns = self.connections.get(key)
+            if key is None and not conns:
+                self._shown[None] = None
+                self._log_index[None] = len(state.events)
+                continue
+            version, body = _split_version(state.view(key, include_log=False))
+            events, index = state.log_since(key, self._log_index[key])
+            changed = bool(events) or body != self._shown[key]
+            if changed:
+                self._shown[key] = body
+                self._log_index[key] = index
+                self.changed_at[key] = state.version
+            if key is not None:
+                self.clocks.clock(key)
+            if not changed or not conns:
+                continue
+            clocks = [] if key is None else self.clocks.clock_info(key)
+            message = _update_frame(version, body, events, index, clocks)
+            worded: str | None = None
+            for conn in conns:
+                frame = message
+                if conn.words:
+                    if worded is None:
+                        words = self._words(events)
+                        worded = _update_frame(version, body, events, index, clocks, words)
+                    frame = worded
+                conn.send(frame, self.racing.reveal_hook(key, conn))
+
+    def game_over(self) -> None:
+        self.clocks.cancel_timers()
+        message = dumps(
+            {
+                "type": "game_over",
+                "table": self.info().model_dump(mode="json"),
+                "record": f"/api/tables/{self.id}/record",
+            }
+        ).decode()
+        for conn in self.all_connections():
+            conn.send(message)
+
+    # -- the race (racing.py) -----------------------------------------------------------
+
+    async def react(
+        self, conn: Connection, version: int, received_ms: float, ref: str | int | None
+    ) -> ErrorMsg | None:
+        """A press in the race, received at ``received_ms`` (racing.py)."""
+        return await self.racing.react(conn, version, received_ms, ref)
+
+    # -- after every change: bots, clocks, races ------------------------------------------
+
+    def after_change(self) -> None:
+        state = self.state
+        if state is None or state.is_over or self.closed:
+            self.clocks.cancel_timers()
+            return
+        race = self.racing.race
+        if race is not None and race.closer is None:
+            self.racing.start_race(race)
+        acting = state.to_act()
+        for seat in range(state.num_players):
+            if seat not in acting or (race is not None and seat in race.timer.seats):
+                continue
+            if self.is_bot(seat):
+                self.bots.schedule_bot(seat)
+
+    def spawn(self, coro: Any) -> None:
+        """Run ``coro`` in a task nobody awaits (the clocks' timeouts, the race's closing)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        BACKGROUND.add(task)
+        task.add_done_callback(BACKGROUND.discard)
+
+    def close(self) -> None:
+        """Stop timers and tasks (server shutdown)."""
+        self.closed = True
+        self.clocks.cancel_timers()
+        self.racing.close()
+        self.bots.close()
+
+
+def _error_code(exc: ArabesqueError) -> ErrorCode:
+    if isinstance(exc, StaleStateError):
+        return ErrorCode.STALE
+    if isinstance(exc, GameOverError):
+        return ErrorCode.GAME_OVER
+    if isinstance(exc, NotYourTurnError):
+        return ErrorCode.NOT_YOUR_TURN
+    if isinstance(exc, IllegalActionError):
+        return ErrorCode.ILLEGAL_ACTION
+    if isinstance(exc, InvalidActionError):
+        return ErrorCode.INVALID_ACTION
+    return ErrorCode.INVALID_ACTION
