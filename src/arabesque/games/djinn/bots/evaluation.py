@@ -1,10 +1,11 @@
 """The bot's value model: what items, cards, locations and scoring cards are worth to it.
 
 Owns the weights (points per bottled or circled Djinn, what spending and gaining cost or
-bring, the boss and solo weights, the option defaults) and ``Valuation``, the picture of
-``position`` with the values read from it: bottles and corks together (the kit), rewards and
-their effect on the scoring cards out, Mage cards, Equipment, chests, and the action of each
-location. Catching and moving are valued in ``search``.
+bring, the boss and solo weights, the option defaults, the ranks of character tiles and
+passage symbols) and ``Valuation``, the picture of ``position`` with the values read from
+it: bottles and corks together (the kit), rewards and their effect on the scoring cards out,
+Mage cards, Equipment, chests, and the action of each location. Catching and moving are
+valued in ``search``.
 """
 
 from __future__ import annotations
@@ -61,6 +62,28 @@ SOLO_IDLE = 10.0
 STORAGE = 0.0
 #: How much the best next move counts in a move's value.
 LOOKAHEAD = 0.5
+#: A character tile's preference (higher is taken first); unknown effects rank 0.
+CHARACTER_RANK = {
+    "djinn_discount": 10,
+    "source_price": 7,
+    "catacombs_key": 6,
+    "tavern_key": 6,
+    "movement_free": 5,
+    "market_free": 5,
+    "manufactory_corks": 5,
+    "academy_activate": 4,
+    # negative tiles: the least harmful first
+    "no_forfeit": 3,
+    "catacombs_basic_only": 2,
+    "no_chest_keys": 2,
+    "catch_first": 1,
+    "circle_cover": 0,
+    "mage_inactive": -1,
+    "green_only": -2,
+    "no_activate": -2,
+}
+#: Priority of the passage symbols the bot places (Academy's magic first).
+PASSAGE_ORDER = (ACADEMY, TAVERN, MARKET, MANUFACTORY, CATACOMBS, ARCHIVES)
 
 
 class Valuation(Picture):

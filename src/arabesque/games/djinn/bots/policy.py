@@ -2,8 +2,8 @@
 
 Owns the agent (its options, the plumbing from an observation to a ``Position``, the
 fallback count), the dispatch on the decision's kind, and one handler per kind that ranks
-the options it is offered with the values of ``evaluation`` and the searches of ``search``;
-the preference tables for character tiles and passage symbols are the policy's own.
+the options it is offered with the values and ranks of ``evaluation`` and the searches of
+``search``.
 """
 
 from __future__ import annotations
@@ -13,45 +13,26 @@ from typing import Any
 
 from arabesque.agents.base import Agent, Observation
 from arabesque.games.djinn.actions import Layout, layout_of
-from arabesque.games.djinn.bots.evaluation import BOTTLED, CIRCLED, LOOKAHEAD, STORAGE
+from arabesque.games.djinn.bots.evaluation import (
+    BOTTLED,
+    CHARACTER_RANK,
+    CIRCLED,
+    LOOKAHEAD,
+    PASSAGE_ORDER,
+    STORAGE,
+)
 from arabesque.games.djinn.bots.position import (
     ACADEMY,
-    ARCHIVES,
-    CATACOMBS,
     MANUFACTORY,
     MARKET,
     NCOL,
     SOURCE,
     SPACE_INDEX,
-    TAVERN,
     Resources,
 )
 from arabesque.games.djinn.bots.search import Position
 from arabesque.games.djinn.components import BOSS, KINDS, LOCATIONS, REWARD_KINDS, Components
 from arabesque.games.djinn.state import Kind
-
-#: A character tile's preference (higher is taken first); unknown effects rank 0.
-CHARACTER_RANK = {
-    "djinn_discount": 10,
-    "source_price": 7,
-    "catacombs_key": 6,
-    "tavern_key": 6,
-    "movement_free": 5,
-    "market_free": 5,
-    "manufactory_corks": 5,
-    "academy_activate": 4,
-    # negative tiles: the least harmful first
-    "no_forfeit": 3,
-    "catacombs_basic_only": 2,
-    "no_chest_keys": 2,
-    "catch_first": 1,
-    "circle_cover": 0,
-    "mage_inactive": -1,
-    "green_only": -2,
-    "no_activate": -2,
-}
-#: Priority of the passage symbols the bot places (Academy's magic first).
-PASSAGE_ORDER = (ACADEMY, TAVERN, MARKET, MANUFACTORY, CATACOMBS, ARCHIVES)
 
 
 class HeuristicAgent(Agent):

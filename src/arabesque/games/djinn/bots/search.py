@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from functools import cached_property
 from typing import Any
 
 from arabesque.games.djinn.bots.evaluation import (
@@ -30,22 +31,16 @@ from arabesque.games.djinn.bots.position import (
     Card,
     Resources,
 )
-from arabesque.games.djinn.components import BOSS, Components
+from arabesque.games.djinn.components import BOSS
 
 
 class Position(Valuation):
     """The public position of one view with the bot's value model and its search helpers."""
 
-    def __init__(
-        self,
-        view: dict[str, Any],
-        me: int,
-        comp: Components,
-        favour: int,
-        storage: float = 0.0,
-    ) -> None:
-        super().__init__(view, me, comp, favour, storage)
-        self._plans: dict[tuple[Any, ...], tuple[float, tuple[int, ...]]] = {}
+    @cached_property
+    def _plans(self) -> dict[tuple[Any, ...], tuple[float, tuple[int, ...]]]:
+        """The best selections found in this position, by their question (``plan``)."""
+        return {}
 
     # -- catching ----------------------------------------------------------------------------
 
