@@ -30,6 +30,8 @@ ALL_SEEING = -2
 
 
 def check_bosses(s: DjinnState) -> None:
+    """rulebook §END OF THE GAME: with no boss left at the round spaces (ruling D16), the
+    current round is finished, then one more is played."""
     if s.stage == PLAYING and not any(s.djinn[r][BOSS] for r in ROUNDS):
         s.stage = FINISH_ROUND
         log(s, "last_boss_gone", round=s.round)

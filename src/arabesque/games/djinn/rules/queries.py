@@ -53,7 +53,7 @@ REQ = R["equipment"]
 
 _SELECT, _CPAY, _PLACE, _GAIN = Kind.CATCH_SELECT, Kind.CATCH_PAY, Kind.PLACE, Kind.GAIN
 
-#: Per kind, the selection (counts per kind) of a single Djinn of it, for ``can_place``.
+#: Per kind, the selection (counts per kind) of a single Djinn of that kind (``one``).
 ONES = tuple(tuple(1 if i == k else 0 for i in range(len(KINDS))) for k in range(len(KINDS)))
 
 
@@ -116,10 +116,13 @@ def pending(s: DjinnState) -> list[int]:
 
 
 def one(kind: int) -> tuple[int, ...]:
+    """The selection of a single Djinn of ``kind`` (counts per kind)."""
     return ONES[kind]
 
 
 def draw_from(bag: list[int], rng: random.Random) -> int:
+    """A Djinn drawn at random from ``bag`` (counts per colour, taken from it): its colour,
+    or -1 when the bag is empty."""
     total = sum(bag)
     if total <= 0:
         return -1
