@@ -24,8 +24,8 @@ The modules follow the rulebook's chapters (dependencies run down this list, nev
 - ``turn``: §A PLAYER'S TURN (first turn, moving, paying, the space's actions, forfeiting)
   and the turn order up to the end.
 - ``characters``: §Character Tiles (the draft, start-of-game effects).
-- ``flow``: ``refresh``, ``do_item``, ``apply_action``: dispatch only, to the chapters'
-  ``FRAMES`` tables (each decision kind's options and handler).
+- ``flow``: ``refresh``, ``do_item``, ``apply_action``: dispatch only, through the table of
+  each decision kind's options and handler in its chapter.
 - ``dealing``: §SETUP (``deal``, ``read_arrangement``, ``setup``).
 - ``hidden``: ``resample_hidden`` (what a seat has not seen, dealt again).
 

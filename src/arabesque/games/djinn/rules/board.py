@@ -16,8 +16,6 @@ from arabesque.core.decision import Frame
 from arabesque.games.djinn.components import COLOURS
 from arabesque.games.djinn.rules.queries import B_BOTTLES, NCOL, RDJ, RM, log
 from arabesque.games.djinn.rules.stack import (
-    Handler,
-    Options,
     pop,
     queue,
     replace,
@@ -67,7 +65,7 @@ def activate_options(
     return (L["done"], *out)
 
 
-def _activate(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def activate(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     left, costs_magic = top.context
     if group == "done":
         pop(s)
@@ -89,7 +87,7 @@ def choose_bottle_options(
     return tuple(L["choose"] + c for c in range(NCOL) if not (distinct and (mask >> c) & 1))
 
 
-def _choose_bottle(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def choose_bottle(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     left, mask, distinct = top.context
     s.bottles[p][i] += 1
     s.bank[B_BOTTLES] -= 1
@@ -98,9 +96,3 @@ def _choose_bottle(s: DjinnState, p: int, top: Frame, group: str, i: int) -> Non
         replace(s, Kind.CHOOSE_BOTTLE, p, (left - 1, mask | (1 << i), distinct))
     else:
         pop(s)
-
-
-FRAMES: dict[int, tuple[Options, Handler]] = {
-    Kind.ACTIVATE: (activate_options, _activate),
-    Kind.CHOOSE_BOTTLE: (choose_bottle_options, _choose_bottle),
-}

@@ -7,7 +7,7 @@ CATCH_SELECT (choose the Djinn, or decline), CATCH_PAY (use Mage cards, then set
 magic), PLACE (each caught Djinn into a circle or a bottle) and FREE (the boss's free Djinn),
 and what follows a catch (``after_catch``: a lone boss flees, Djinn are drawn after a boss
 left). Whether Djinn fit (``can_place``) is queries.py's; that the last boss starts the end is
-ending.py's ``check_bosses``; the catch is opened from the space's menu (turn.py ``_act``).
+ending.py's ``check_bosses``; the catch is opened from the space's menu (turn.py ``act``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from arabesque.games.djinn.rules.queries import (
     one,
     pending,
 )
-from arabesque.games.djinn.rules.stack import Handler, Options, pop, push, queue, replace
+from arabesque.games.djinn.rules.stack import pop, push, queue, replace
 from arabesque.games.djinn.state import EMPTY, T_CATCH, DjinnState, Kind
 
 _SELECT, _CPAY, _PLACE = Kind.CATCH_SELECT, Kind.CATCH_PAY, Kind.PLACE
@@ -107,7 +107,7 @@ def select_options(
     return tuple(sorted(out))
 
 
-def _select(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def select(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     space, sel = top.context
     if group == "select":
         replace(s, _SELECT, p, (space, (*sel[:i], sel[i] + 1, *sel[i + 1 :])))
@@ -146,7 +146,7 @@ def cpay_options(s: DjinnState, p: int, ctx: tuple[Any, ...], L: dict[str, int])
     return tuple(out)
 
 
-def _cpay(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def cpay(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     space, sel, power, used = top.context
     if group == "use_mage":
         # rulebook §Catch: pay the card's cost, then flip it.
@@ -206,7 +206,7 @@ def place_options(
     return tuple(out)
 
 
-def _place(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def place(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     kind = top.context[0]
     if group == "circle":
         circles = s.circles[p]
@@ -232,7 +232,7 @@ def free_options(s: DjinnState, p: int, ctx: tuple[Any, ...], L: dict[str, int])
     return (*out, L["done"]) if out else ()
 
 
-def _free(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def free(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     space = top.context[0]
     pop(s)
     if group == "free":
@@ -259,11 +259,3 @@ def after_catch(s: DjinnState, p: int, space: int, boss_caught: bool) -> None:
             if c >= 0:
                 here[c] += 1
         check_bosses(s)
-
-
-FRAMES: dict[int, tuple[Options, Handler]] = {
-    Kind.CATCH_SELECT: (select_options, _select),
-    Kind.CATCH_PAY: (cpay_options, _cpay),
-    Kind.PLACE: (place_options, _place),
-    Kind.FREE: (free_options, _free),
-}

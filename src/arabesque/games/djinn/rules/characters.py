@@ -13,7 +13,7 @@ from typing import Any
 
 from arabesque.core.decision import Frame
 from arabesque.games.djinn.rules.queries import log
-from arabesque.games.djinn.rules.stack import Handler, Options, pop, push
+from arabesque.games.djinn.rules.stack import pop, push
 from arabesque.games.djinn.rules.turn import begin_turn
 from arabesque.games.djinn.state import COVERED, EMPTY, ONE_SEAT, DjinnState, Kind
 
@@ -31,7 +31,7 @@ def draft_options(
     return tuple(sorted(base + c for side in (0, 1) if req in (-1, side) for c in s.draft[side]))
 
 
-def _draft(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def draft(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     tile = s.comp.characters[i]
     s.draft[1 if tile.positive else 0].remove(i)
     s.chars[p].append(i)
@@ -56,8 +56,3 @@ def _draft(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
         circles[circles.index(EMPTY)] = COVERED
     if tile.reward:
         s.stack = s.stack.push(Frame(_GAIN, p, tile.reward))
-
-
-FRAMES: dict[int, tuple[Options, Handler]] = {
-    Kind.DRAFT: (draft_options, _draft),
-}

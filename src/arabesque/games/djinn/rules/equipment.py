@@ -15,7 +15,7 @@ from typing import Any
 from arabesque.core.decision import Frame
 from arabesque.games.djinn.components import COLOURS, EQUIP_TYPES
 from arabesque.games.djinn.rules.queries import NCOL, can_place, log, own_passage, pending
-from arabesque.games.djinn.rules.stack import Handler, Options, pop, queue, replace
+from arabesque.games.djinn.rules.stack import pop, queue, replace
 from arabesque.games.djinn.state import DjinnState, Kind
 
 
@@ -90,7 +90,7 @@ def trade_options(
     return tuple(sorted(out))
 
 
-def _trade(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def trade(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     if group == "done":
         pop(s)
         return
@@ -103,8 +103,3 @@ def _trade(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
         replace(s, Kind.TRADE, p, (left - 1,))
     else:
         pop(s)
-
-
-FRAMES: dict[int, tuple[Options, Handler]] = {
-    Kind.TRADE: (trade_options, _trade),
-}

@@ -4,13 +4,16 @@ After each action ``refresh`` works off the GAIN frames (queues of rewards and f
 ``do_item``) until a decision is on top of the stack, then computes that decision's options:
 only options that can still be completed are offered (a Djinn is selectable only if the whole
 selection can be paid for and placed, a move only if it ends somewhere the mage can stay).
-``apply_action`` carries out a chosen action. This module only dispatches: each decision
-kind's options and handler are its chapter's (the ``FRAMES`` tables), and ``do_item`` hands
-each GAIN item to the chapter that carries it out. The stack's primitives (``push``, ``pop``,
-``replace``, ``queue``) are stack.py's.
+``apply_action`` carries out a chosen action. This module only dispatches: the table
+``_FRAMES`` names each decision kind's options and handler in its chapter, and ``do_item``
+hands each GAIN item to the chapter that carries it out. The stack's primitives (``push``,
+``pop``, ``replace``, ``queue``) are stack.py's, below every chapter.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from arabesque.core.decision import Frame
 from arabesque.games.djinn.components import COLOURS, KINDS
@@ -57,28 +60,42 @@ from arabesque.games.djinn.rules.queries import (
     one,
 )
 from arabesque.games.djinn.rules.side_actions import side_action, side_options
-from arabesque.games.djinn.rules.stack import (
-    Handler,
-    Options,
-    pop,
-    push,
-    queue,
-    replace,
-    reward_items,
-)
+from arabesque.games.djinn.rules.stack import pop, push, queue, replace, reward_items
 from arabesque.games.djinn.rules.turn import end_turn
 from arabesque.games.djinn.state import NOBODY, ONE_SEAT, T_KEY, DjinnState, Kind
 
 _MOVE, _DRAFT, _PLACE, _FREE, _GAIN = Kind.MOVE, Kind.DRAFT, Kind.PLACE, Kind.FREE, Kind.GAIN
 
-#: Each decision kind (all but GAIN) to its options and its handler, from its chapter.
+#: A decision kind's options: (state, seat, the frame's context, the action layout's bases).
+Options = Callable[[DjinnState, int, tuple[Any, ...], dict[str, int]], tuple[int, ...]]
+#: A decision kind's handler: (state, seat, the frame, the action's group, its index in it).
+Handler = Callable[[DjinnState, int, Frame, str, int], None]
+
+#: Each decision kind (all but GAIN, which ``refresh`` works off) to its options and its
+#: handler; both are its chapter's, side by side in the chapter's module.
 _FRAMES: dict[int, tuple[Options, Handler]] = {
-    **characters.FRAMES,
-    **turn.FRAMES,
-    **catching.FRAMES,
-    **locations.FRAMES,
-    **board.FRAMES,
-    **equipment.FRAMES,
+    Kind.DRAFT: (characters.draft_options, characters.draft),
+    Kind.START: (turn.start_options, turn.start),
+    Kind.MOVE: (turn.move_options, turn.move),
+    Kind.JUMP: (turn.jump_options, turn.jump),
+    Kind.PAY_PLAYER: (turn.pay_options, turn.pay),
+    Kind.ACT: (turn.act_frame_options, turn.act),
+    Kind.CATCH_SELECT: (catching.select_options, catching.select),
+    Kind.CATCH_PAY: (catching.cpay_options, catching.cpay),
+    Kind.PLACE: (catching.place_options, catching.place),
+    Kind.FREE: (catching.free_options, catching.free),
+    Kind.ARCHIVES: (locations.archives_options, locations.archives),
+    Kind.PASSAGE: (locations.passage_frame_options, locations.passage),
+    Kind.TAVERN: (locations.tavern_options, locations.tavern),
+    Kind.MANUFACTORY: (locations.manufactory_options, locations.manufactory),
+    Kind.TENT: (locations.tent_options, locations.tent),
+    Kind.OFFER: (locations.offer_options, locations.offer),
+    Kind.CHEST_KEY: (locations.chest_key_options, locations.chest_key),
+    Kind.CHEST_DISCARD: (locations.chest_discard_options, locations.chest_discard),
+    Kind.ACTIVATE: (board.activate_options, board.activate),
+    Kind.CHOOSE_BOTTLE: (board.choose_bottle_options, board.choose_bottle),
+    Kind.SOURCE_BOSSES: (locations.source_bosses_options, locations.source_bosses),
+    Kind.TRADE: (equipment.trade_options, equipment.trade),
 }
 _OPTIONS: dict[int, Options] = {kind: options for kind, (options, _) in _FRAMES.items()}
 _HANDLERS: dict[int, Handler] = {kind: handler for kind, (_, handler) in _FRAMES.items()}

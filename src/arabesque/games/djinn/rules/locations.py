@@ -8,7 +8,7 @@ CHEST_KEY and CHEST_DISCARD; ARCHIVES and PASSAGE (``archive_doable``, ``passage
 MANUFACTORY; the Market's TENT and OFFER (``market_affordable``, ``market_payees``,
 ``market_targets``); the Magic Source's price (``scroll_price``) and SOURCE_BOSSES. Which
 action is taken on a space, forfeiting, and the Magic Source's rows are chosen in the space's
-menu (turn.py ``act_options``, ``_act``); paying the assistants at a tent is turn.py's
+menu (turn.py ``act_options``, ``act``); paying the assistants at a tent is turn.py's
 PAY_PLAYER, as for mages.
 """
 
@@ -46,7 +46,7 @@ from arabesque.games.djinn.rules.queries import (
     gain,
     log,
 )
-from arabesque.games.djinn.rules.stack import Handler, Options, pop, push, queue, replace
+from arabesque.games.djinn.rules.stack import pop, push, queue, replace
 from arabesque.games.djinn.state import COVERED, INACTIVE, T_KEY, DjinnState, Kind
 
 _PAY, _PLACE = Kind.PAY_PLAYER, Kind.PLACE
@@ -101,7 +101,7 @@ def tavern_options(
     return tuple(L["take"] + i for i in allowed if s.piles[i])
 
 
-def _tavern(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def tavern(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     comp = s.comp
     card_id = s.piles[i].pop()
     card = comp.mage_cards[card_id]
@@ -163,7 +163,7 @@ def chest_key_options(
     return (L["done"], L["unlock"])
 
 
-def _chest_key(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def chest_key(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     pop(s)
     if group == "unlock":
         s.tflags |= T_KEY
@@ -179,7 +179,7 @@ def chest_discard_options(
     return tuple(sorted(L["discard_chest"] + c for c in ctx))
 
 
-def _chest_discard(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def chest_discard(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     kept = tuple((I_CHEST, c) for c in top.context if c != i)
     pop(s)
     queue(s, p, kept)
@@ -218,7 +218,7 @@ def archives_options(
     return tuple(sorted(out))
 
 
-def _archives(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def archives(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     picks, mask = top.context
     if group == "done" or picks <= 1:
         pop(s)
@@ -256,7 +256,7 @@ def passage_frame_options(
     return passage_options(s, p, L)
 
 
-def _passage(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def passage(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     location, square = i // 6, 1 + i % 6
     s.passages_left[p].remove(location)
     s.passages[square].append((p, location))
@@ -278,7 +278,7 @@ def manufactory_options(
     return tuple(L["equip"] + t for t in range(len(EQUIP_TYPES)) if s.equip_stacks[t])
 
 
-def _manufactory(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def manufactory(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     pop(s)
     gain_equipment(s, p, s.equip_stacks[i].pop())
 
@@ -319,7 +319,7 @@ def tent_options(s: DjinnState, p: int, ctx: tuple[Any, ...], L: dict[str, int])
     return tuple(L["tent"] + i for i in market_targets(s, p))
 
 
-def _tent(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def tent(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     if i == s.tent[p]:
         s.equip_up[has_up(s, p, "market_stay")] = False
     s.tent[p] = i
@@ -343,7 +343,7 @@ def offer_options(
     )
 
 
-def _offer(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def offer(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     offer = s.comp.offers[i]
     gain(s, p, RC, -offer.coins)
     gain(s, p, RS, -offer.scrolls)
@@ -388,7 +388,7 @@ def source_bosses_options(
     return tuple(sorted(out))
 
 
-def _source_bosses(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def source_bosses(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     if group == "done":
         pop(s)
         return
@@ -396,16 +396,3 @@ def _source_bosses(s: DjinnState, p: int, top: Frame, group: str, i: int) -> Non
     s.supply_bosses -= 1
     log(s, "source_boss", seat=p)
     push(s, _PLACE, p, (BOSS, 0, ()))
-
-
-FRAMES: dict[int, tuple[Options, Handler]] = {
-    Kind.TAVERN: (tavern_options, _tavern),
-    Kind.CHEST_KEY: (chest_key_options, _chest_key),
-    Kind.CHEST_DISCARD: (chest_discard_options, _chest_discard),
-    Kind.ARCHIVES: (archives_options, _archives),
-    Kind.PASSAGE: (passage_frame_options, _passage),
-    Kind.MANUFACTORY: (manufactory_options, _manufactory),
-    Kind.TENT: (tent_options, _tent),
-    Kind.OFFER: (offer_options, _offer),
-    Kind.SOURCE_BOSSES: (source_bosses_options, _source_bosses),
-}

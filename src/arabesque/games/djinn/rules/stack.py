@@ -4,24 +4,16 @@ decisions, and to put items on the GAIN queue.
 A turn is a ``DecisionStack`` (core.decision): the turn's frame, the sub-decisions pushed on it,
 and GAIN frames, queues of rewards and follow-ups. ``push``, ``replace`` and ``pop`` change the
 stack; ``queue`` puts items first in the GAIN frame on top. Working the queue off and asking
-each decision for its options is flow.py's (``refresh``, ``do_item``); each chapter gives its
-decision kinds' options and handlers in a table ``FRAMES`` of the shapes ``Options`` and
-``Handler`` defined here.
+each decision for its options is flow.py's (``refresh``, ``do_item``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from arabesque.core.decision import Frame
 from arabesque.games.djinn.components import Reward
 from arabesque.games.djinn.state import DjinnState, Kind
-
-#: A decision kind's options: (state, seat, the frame's context, the action layout's bases).
-Options = Callable[[DjinnState, int, tuple[Any, ...], dict[str, int]], tuple[int, ...]]
-#: A decision kind's handler: (state, seat, the frame, the action's group, its index in it).
-Handler = Callable[[DjinnState, int, Frame, str, int], None]
 
 _GAIN = Kind.GAIN
 

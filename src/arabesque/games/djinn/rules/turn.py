@@ -37,7 +37,7 @@ from arabesque.games.djinn.rules.queries import (
     own_passage,
 )
 from arabesque.games.djinn.rules.solo import tom_pay, tom_turn
-from arabesque.games.djinn.rules.stack import Handler, Options, pop, push, queue, replace
+from arabesque.games.djinn.rules.stack import pop, push, queue, replace
 from arabesque.games.djinn.state import (
     FINAL_SOURCE,
     FINISH_ROUND,
@@ -91,7 +91,7 @@ def start_options(
     return tuple(base + (sq - 1) * 6 + (r - 7) for sq in SQUARES for r in s.adj[sq] if r != SOURCE)
 
 
-def _start(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def start(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     square, rnd = 1 + i // 6, 7 + i % 6
     # The first placement is no move for paying (ruling D4), but the mage then stands in
     # front of the space as after one, so location rewards count there (ruling D31).
@@ -122,7 +122,7 @@ def move_options(s: DjinnState, p: int, ctx: tuple[Any, ...], L: dict[str, int])
     )
 
 
-def _move(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def move(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     at, _came, visited, stuck = top.context
     t = i
     if stuck or not occupants(s, p, t):
@@ -144,7 +144,7 @@ def jump_options(s: DjinnState, p: int, ctx: tuple[Any, ...], L: dict[str, int])
     return tuple(out)
 
 
-def _jump(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def jump(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     t, frm, visited, stuck = top.context
     if group == "skip":
         replace(s, _MOVE, p, (t, frm, visited, stuck))
@@ -196,7 +196,7 @@ def pay_options(s: DjinnState, p: int, ctx: tuple[Any, ...], L: dict[str, int]) 
     return tuple(out)
 
 
-def _pay(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def pay(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     payees, place = top.context
     q = payees[0]
     if group == "pay_coin":
@@ -272,7 +272,7 @@ def act_frame_options(
     return act_options(s, p, ctx[0], L)
 
 
-def _act(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
+def act(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     space = top.context[0]
     comp = s.comp
     if group == "end":
@@ -364,12 +364,3 @@ def end_turn(s: DjinnState, p: int) -> None:
         if s.stage != PLAYING:
             log(s, "stage", stage=STAGE_NAMES[s.stage])
     begin_turn(s, nxt)
-
-
-FRAMES: dict[int, tuple[Options, Handler]] = {
-    Kind.START: (start_options, _start),
-    Kind.MOVE: (move_options, _move),
-    Kind.JUMP: (jump_options, _jump),
-    Kind.PAY_PLAYER: (pay_options, _pay),
-    Kind.ACT: (act_frame_options, _act),
-}
