@@ -6,7 +6,7 @@ then computes that decision's options: only options that can still be completed 
 (a Djinn is selectable only if the whole selection can be paid for and placed, a move only if
 it ends somewhere the mage can stay). Rulings are cited as D1, D2 ... (docs/rulings/djinn.md).
 
-The modules follow the rulebook's chapters (dependencies run down this list, never up):
+The modules follow the rulebook's chapters; each imports only modules above it in this list:
 
 - ``queries``: the shared vocabulary (locations, bank slots, reward kinds, GAIN item codes)
   and reads (``max_magic``, ``own_passage``, ``can_place``, ``pending``), ``gain``, ``log``.
