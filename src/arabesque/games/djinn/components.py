@@ -5,7 +5,7 @@ The rulebook gives counts and rules but shows most faces only as pictures, so
 data/components.toml authors them, each entry with its provenance (``rulebook §...`` or
 ``assumed: why``). A user who owns the box can load their own file (``--components FILE``);
 a record embeds the text (core/gamedata.py). Card behaviour is data: every card names an
-effect kind and parameters, and rules.py interprets the few kinds there are.
+effect kind and parameters, and the rules package (rules/) interprets the few kinds there are.
 
 A file may come from a stranger, so the loader bounds sizes and counts and refuses unknown
 keys (a typo would silently drop a rule).
@@ -33,7 +33,7 @@ SOURCE_NAME = "source"
 EQUIP_TYPES: tuple[str, ...] = ("staff", "hat", "cloak")
 ARCHIVE_OPTIONS: tuple[str, ...] = ("passage", "coins", "scroll", "mage", "circle")
 
-#: What a reward may give; rules.py interprets each (``gain_items``).
+#: What a reward may give; the rules interpret each (rules/flow.py ``do_item``).
 REWARD_KINDS: tuple[str, ...] = (
     "coins",
     "scrolls",
@@ -82,7 +82,7 @@ CHAR_EFFECTS: tuple[str, ...] = (
     "no_forfeit",
     "secret_scoring",  # 2 scoring cards kept face down; the better one scores at the end
 )
-#: Conditions of scoring cards and solo tasks (rules.condition_value interprets them).
+#: Conditions of scoring cards and solo tasks (rules/ending.py ``measure`` interprets them).
 CONDITIONS: tuple[str, ...] = (
     "equipment_sets_at_least",
     "equipment_per_third",

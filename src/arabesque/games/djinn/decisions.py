@@ -1,7 +1,7 @@
 """Djinn decisions in the core's shape: a kind, a prompt, labelled options, a default, the
 trail of enclosing decisions and the side actions offered alongside (``optional``).
 
-The options are exactly ``legal_actions`` (rules.py computes them); this module only words
+The options are exactly ``legal_actions`` (rules/flow.py computes them); this module only words
 them and names what a seat whose time runs out gets: end the turn where it may, decline a
 catch, stop choosing (``done``), otherwise the first option.
 """

@@ -1,7 +1,8 @@
 """Djinn game state: plain data plus the core contract's plumbing.
 
-The forward model lives in rules.py (the only code that changes a state), the per-seat view in
-view.py, the decisions' wording in decisions.py. A turn is a ``DecisionStack``: the turn's
+The forward model lives in the rules package, rules/ (the only code that changes a state; its
+__init__ maps its modules to the rulebook's chapters), the per-seat view in view.py, the
+decisions' wording in decisions.py. A turn is a ``DecisionStack``: the turn's
 frame (move, then the action menu on the space), sub-decisions pushed on it (catch: select
 Djinn, pay with Mage cards, place each; a location action's choices), and GAIN frames, queues
 of rewards the rules work through until one needs a choice.

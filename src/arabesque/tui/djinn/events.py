@@ -2,7 +2,7 @@
 
 Events come from the seat's own view (``view["log"]``), so whatever they say, that seat may
 know. Sentences are in the past tense, which reads the same for "You" and for a bot. The
-fields read here are the ones ``games/djinn/rules.py`` logs; cards are named by their ids,
+fields read here are the ones the ``games/djinn/rules/`` modules log; cards are named by their ids,
 as the option labels name them, so a line in the log matches the card on the board.
 """
 
