@@ -1,7 +1,7 @@
 """Magic Lamp game state: plain data plus the core contract's plumbing.
 
-The forward model (what actions do) lives in rules.py and the per-seat view in view.py; this
-module holds the data, copies it, and answers who acts and what is legal.
+The forward model (what actions do) lives in the rules package (rules/) and the per-seat view
+in view.py; this module holds the data, copies it, and answers who acts and what is legal.
 """
 
 from __future__ import annotations
