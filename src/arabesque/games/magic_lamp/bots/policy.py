@@ -170,13 +170,7 @@ class HeuristicAgent(Agent):
                     return a
         board = Board(view, comp, me, self.rival_weight, self._kinds, self.set_hope)
         ev, lamp = dice_values(
-            view,
-            comp,
-            board,
-            depth=self.depth,
-            wish_value=self.wish_value,
-            repeat_penalty=self.repeat_penalty,
-            last_dice=self._last_dice,
+            view, comp, board, self.depth, self.wish_value, self.repeat_penalty, self._last_dice
         )
         n_dice = 2 if view["num_players"] == 2 else 1
         if n_dice == 1 or mine:

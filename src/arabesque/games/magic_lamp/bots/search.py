@@ -246,7 +246,6 @@ def dice_values(
     view: dict[str, Any],
     comp: Components,
     board: Board,
-    *,
     depth: int | None,
     wish_value: float,
     repeat_penalty: float,
@@ -257,7 +256,7 @@ def dice_values(
 
     Rivals are first assumed to go for the best searches (level 0); with ``depth`` 2 they
     are assumed to reason like this once more, expecting the crowd on the best chest, which
-    keeps everyone from piling onto it. ``depth`` None is the default for the game;
+    keeps everyone from piling onto it. ``depth`` None is the game's default (below);
     ``wish_value``, ``repeat_penalty`` and ``last_dice`` are ``expected``'s."""
     n = view["num_players"]
     search = search_table(view, comp, board)
@@ -268,36 +267,19 @@ def dice_values(
         depth = 1 if view["my_precious"] else 2
     q = rival_dice(search, 1.0)
     for _ in range(depth - 1):
-        ev = expected(
-            search,
-            q,
-            n,
-            penalise=False,
-            wish_value=wish_value,
-            repeat_penalty=repeat_penalty,
-            last_dice=last_dice,
-        )[0]
+        ev = expected(search, q, n, wish_value, repeat_penalty, last_dice, penalise=False)[0]
         q = rival_dice(ev, 1.0)
-    return expected(
-        search,
-        q,
-        n,
-        penalise=True,
-        wish_value=wish_value,
-        repeat_penalty=repeat_penalty,
-        last_dice=last_dice,
-    )
+    return expected(search, q, n, wish_value, repeat_penalty, last_dice, penalise=True)
 
 
 def expected(
     search: list[list[float]],
     q: list[list[float]],
     n: int,
-    penalise: bool,
-    *,
     wish_value: float,
     repeat_penalty: float,
     last_dice: list[tuple[int, int]],
+    penalise: bool,
 ) -> tuple[list[list[float]], list[float]]:
     """ev[c][f] and lamp[f] as ``dice_values`` says, for rival dice spread as ``q``: a won lamp
     race is worth ``wish_value``; with ``penalise``, last turn's dice (``last_dice``) lose
