@@ -93,6 +93,7 @@ def search_value(
 
 
 def chest_model(view: dict[str, Any], comp: Components, board: Board, c: int) -> _ChestModel:
+    """What the bot knows of chest c, valued on ``board`` (built once per decision)."""
     cached = board.models.get(c)
     if cached is not None:
         return cached

@@ -6,9 +6,9 @@ docs/rulings/magic-lamp.md. The modules follow the rulebook's chapters:
 
 * ``game_setup``: "Setup" (the chest decks with their Sorcerers, the Lamp pile, the starting
   cards; a hand-written arrangement).
-* ``turn``: "Game turn", the entry point ``apply_action``: phase 1, "Choose a Chest" (setting
-  the dice secretly), then the race answers, then the answers to decisions; and the tables
-  naming every task and decision handler below.
+* ``turn``: "Game turn", with the entry point ``apply_action``: phase 1, "Choose a Chest"
+  (setting the dice secretly), then the race answers, then the answers to decisions; and the
+  tables naming every chapter's tasks and decision handlers.
 * ``agenda``: the plumbing of a turn after the race: tasks run in order until one needs a
   decision (``decide``, ``run``).
 * ``race``: "2. Summon the Genie": "Simultaneous Reveal", "Rub the lamp!" and "What if I
