@@ -1,7 +1,7 @@
 """Magic Lamp game state: plain data plus the core contract's plumbing.
 
-The forward model (what actions do) lives in rules.py and the per-seat view in view.py; this
-module holds the data, copies it, and answers who acts and what is legal.
+The forward model (what actions do) lives in the rules package (rules/) and the per-seat view
+in view.py; this module holds the data, copies it, and answers who acts and what is legal.
 """
 
 from __future__ import annotations
@@ -132,11 +132,9 @@ class MagicLampState(GameState):
 
     @classmethod
     def initial(cls, params: Params, seed: int, arrangement: Mapping[str, Any] | None) -> Self:
-        from arabesque.games.magic_lamp.rules import setup
-
         assert isinstance(params, MagicLampParams)
         state = cls.__new__(cls)
-        setup(state, params, seed, arrangement)
+        _rules.setup(state, params, seed, arrangement)
         return state
 
     # Fields (set by rules.setup); listed for readers and type checkers.
@@ -303,9 +301,7 @@ class MagicLampState(GameState):
         return new
 
     def _resample(self, player: int, rng: random.Random) -> None:
-        from arabesque.games.magic_lamp.rules import resample_hidden
-
-        resample_hidden(self, player, rng)
+        _rules.resample_hidden(self, player, rng)
 
     def fingerprint(self) -> Any:
         return (
@@ -340,9 +336,7 @@ class MagicLampState(GameState):
     # -- scoring ------------------------------------------------------------------------
 
     def scores(self) -> list[Score]:
-        from arabesque.games.magic_lamp.rules import score_breakdowns
-
-        return [Score.of(b) for b in score_breakdowns(self)]
+        return [Score.of(b) for b in _rules.score_breakdowns(self)]
 
     # -- helpers used by rules, view and bots -------------------------------------------
 
@@ -360,5 +354,6 @@ class MagicLampState(GameState):
 __all__ = ["DecisionKind", "Event", "MagicLampState", "Phase"]
 
 # The forward model imports this module, so it comes last; importing it once here rather than
-# inside ``_apply`` keeps an import statement off every step.
+# in the methods that call it keeps an import statement off every step, determinization and
+# scoring (``from <package> import name`` even runs importlib's ``_handle_fromlist``, in Python).
 from arabesque.games.magic_lamp import rules as _rules  # noqa: E402

@@ -13,7 +13,8 @@ make the view say something determinization does not keep.
 Views belong to their reader, who may change them: every dict and list here is fresh. The
 per-card JSON is built once per components (``tables``) and copied; derived
 quantities (stone counts, sets, protection, scores) are computed once per view, by one walk
-over each player's cards, with the same rules as ``rules.py``.
+over each player's cards, with the same rules as the rules package (rules/cards.py,
+rules/scoring.py).
 """
 
 from __future__ import annotations
