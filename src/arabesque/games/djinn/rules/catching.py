@@ -66,17 +66,24 @@ def catch_power(s: DjinnState, p: int) -> int:
     )
 
 
+def usable_cards(s: DjinnState, p: int, used: int, budget: int) -> list[tuple[int, int]]:
+    """``p``'s Mage cards that can still pay in this catch, with their costs: active, costing
+    at most ``budget`` coins, and not in ``used`` (rulebook §Catch: each card's power once per
+    action, even if a side action, a trophy's bonus, activated it again after it was used)."""
+    mage_cards = s.comp.mage_cards
+    active = s.mage_active
+    return [
+        (card, cost)
+        for card in s.mage_of[p]
+        if active[card] and not (used >> card) & 1 and (cost := mage_cards[card].cost) <= budget
+    ]
+
+
 def best_cards(s: DjinnState, p: int, sel: tuple[int, ...], budget: int, used: int = 0) -> int:
     """The most power ``p``'s active Mage cards give ``sel`` for at most ``budget`` coins;
     ``used`` masks the cards already used in this catch (each card once per action)."""
     best = [0] * (budget + 1)
-    comp = s.comp
-    for card in s.mage_of[p]:
-        if not s.mage_active[card] or (used >> card) & 1:
-            continue
-        cost = comp.mage_cards[card].cost
-        if cost > budget:
-            continue
+    for card, cost in usable_cards(s, p, used, budget):
         value = card_power(s, p, card, sel)
         for c in range(budget, cost - 1, -1):
             v = best[c - cost] + value
@@ -128,15 +135,7 @@ def cpay_options(s: DjinnState, p: int, ctx: tuple[Any, ...], L: dict[str, int])
     need = strength(s, p, space, sel) - power - catch_power(s, p)
     out = []
     coins = s.coins[p]
-    comp = s.comp
-    for card in s.mage_of[p]:
-        # rulebook §Catch: each card's power once per action, even if a side action
-        # (a trophy's bonus) activated it again after it was used in this catch.
-        if not s.mage_active[card] or (used >> card) & 1:
-            continue
-        cost = comp.mage_cards[card].cost
-        if cost > coins:
-            continue
+    for card, cost in usable_cards(s, p, used, coins):
         left = need - card_power(s, p, card, sel) - s.magic[p]
         if left <= 0 or best_cards(s, p, sel, coins - cost, used | (1 << card)) >= left:
             out.append(L["use_mage"] + card)
