@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import random
 import sys
 import time
 import tomllib
@@ -30,6 +31,7 @@ from arabesque.core import (
     ComponentsError,
     GameRecord,
     InvalidActionError,
+    ParamsError,
     RecordError,
     gamedata,
     get_game,
@@ -38,6 +40,7 @@ from arabesque.core.conformance import random_playout
 from arabesque.core.game import GameState
 from arabesque.core.records import MAX_RECORD_BYTES, MAX_RECORD_NESTING, RECORD_COMPAT
 from arabesque.games.ali_baba.components import load_tiles
+from arabesque.games.djinn.rules import dealing as djinn_dealing
 from arabesque.games.magic_lamp import actions as A
 from arabesque.games.magic_lamp.components import (
     DEFAULT_FILE,
@@ -47,12 +50,14 @@ from arabesque.games.magic_lamp.components import (
     load_components,
     parse_components_text,
 )
+from arabesque.sim import verify
 from tests.scenarios import _custom_text, custom_components
 from tests.test_magic_lamp_components import base, rename_stone, to_toml
 
 ROOT = Path(__file__).resolve().parents[1]
 ML = get_game("magic-lamp")
 AB = get_game("ali-baba")
+DJ = get_game("djinn")
 ALI_BABA_TILES = ROOT / "src" / "arabesque" / "games" / "ali_baba" / "data" / "tiles.toml"
 
 #: Fuzz settings: few examples each, so the whole file runs in a few seconds; a longer campaign
@@ -570,8 +575,9 @@ JSON_SCALARS = (
 )
 JSON_VALUES = st.recursive(
     JSON_SCALARS,
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 
@@ -614,7 +620,7 @@ _BASES: dict[str, dict[str, Any]] = {}
 
 @FUZZ
 @given(
-    kind=st.sampled_from(["magic-lamp", "ali-baba", "embedded"]),
+    kind=st.sampled_from(["magic-lamp", "ali-baba", "djinn", "embedded"]),
     choice=st.data(),
     value=JSON_VALUES,
     delete=st.booleans(),
@@ -653,9 +659,9 @@ ACTION_WORDS = st.sampled_from(
         *("forbid", "show", "steal", "swap", "for", "face", "target", "9" * 30, "-1", "²", "٣"),
     ]
 )
-ACTION_TEXTS = st.text(max_size=40) | st.lists(
-    ACTION_WORDS | st.text(max_size=6), max_size=4
-).map(" ".join)
+ACTION_TEXTS = st.text(max_size=40) | st.lists(ACTION_WORDS | st.text(max_size=6), max_size=4).map(
+    " ".join
+)
 
 
 @FUZZ
@@ -677,8 +683,10 @@ TOML_VALUES = st.recursive(
     | st.integers(min_value=-(10**12), max_value=10**12)
     | st.text(max_size=10)
     | st.sampled_from(["ruby", "Ruby ", "gold", "jewel", "stone", "any", "ward", "a b", ""]),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from(["kind", "stone", "count", "x"]), inner, max_size=2),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["kind", "stone", "count", "x"]), inner, max_size=2)
+    ),
     max_leaves=5,
 )
 
@@ -727,3 +735,116 @@ def test_the_default_files_load_within_the_limits() -> None:
     assert DEFAULT_FILE.stat().st_size < MAX_FILE_BYTES
     assert load_components().num_cards <= MAX_CARDS
     assert load_tiles().num_tiles == 60
+
+
+# -- 7. Djinn arrangements --------------------------------------------------------------------
+
+
+def _djinn_record(players: int = 2, seed: int = 5) -> dict[str, Any]:
+    """A short Djinn game's record as JSON (a few random moves)."""
+    params = DJ.make_params(num_players=players)
+    state = DJ.new_game(params, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(12):
+        if state.is_over:
+            break
+        seat = min(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    data: dict[str, Any] = state.record().to_json()
+    return data
+
+
+@pytest.mark.parametrize("bad", [0, {}, 1.5, None, ["academy"], True])
+def test_a_djinn_layout_holding_a_non_name_is_refused_as_bad_input(bad: Any) -> None:
+    """A layout entry that is not a location name was a TypeError from sorted() in
+    ``new_game``, ``GameRecord.replay`` and ``arabesque verify`` (the server answered 500)."""
+    data = _djinn_record()
+    data["setup"]["arrangement"]["layout"][3] = bad
+    params = DJ.make_params(num_players=2)
+    with pytest.raises(ParamsError, match="layout"):
+        DJ.new_game(params, seed=5, arrangement=data["setup"]["arrangement"])
+    with pytest.raises(RecordError, match="setup: bad Djinn arrangement: layout"):
+        GameRecord.from_json(data).replay()
+    result = verify.verify_record(GameRecord.from_json(data))
+    assert result.failure is not None and "does not set up" in result.failure
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda a: a["djinn"].__setitem__("r1", ["boss", {}]), "djinn.r1"),
+        (lambda a: a["djinn"].__setitem__("r1", "boss"), "djinn.r1"),
+        (lambda a: a["removed_passages"].__setitem__(0, {}), "removed_passages"),
+        (lambda a: a["removed_passages"].__setitem__(0, ["tavern"]), "removed_passages"),
+        (lambda a: a["piles"][0].pop(), "the Mage piles"),
+        (lambda a: a["chests"].pop(), "chests"),
+        (lambda a: a["equipment"][1].pop(), "the equipment stacks"),
+        (lambda a: a["trophies"][0].pop(), "trophy row"),
+        (lambda a: a["scoring"].pop(), "scoring cards"),
+        (lambda a: a["scoring_deck"].pop(), "scoring_deck"),
+        (lambda a: a.__setitem__("first", 1.0), "first"),
+        (lambda a: a.__setitem__("draft", []), "draft"),
+        (lambda a: a["draft"].__setitem__("negative", [1.5]), "draft.negative"),
+    ],
+)
+def test_every_djinn_arrangement_field_is_checked(
+    change: Callable[[dict[str, Any]], Any], words: str
+) -> None:
+    """Types, lengths and completeness of each field: a wrong one is a ParamsError naming it
+    (a missing Mage card, chest, equipment card, trophy or scoring card was accepted)."""
+    params = DJ.make_params(num_players=2)
+    arrangement: dict[str, Any] = DJ.new_game(params, seed=5).arrangement()
+    change(arrangement)
+    with pytest.raises(ParamsError, match=words):
+        DJ.new_game(params, seed=5, arrangement=arrangement)
+
+
+_DJINN_BASES: dict[int, dict[str, Any]] = {}
+
+
+@FUZZ
+@given(
+    players=st.sampled_from([1, 2, 4]),
+    choice=st.data(),
+    value=JSON_VALUES | st.sampled_from([0, 1.5, {}, [], "boss", "source", "academy", -1, 99]),
+    delete=st.booleans(),
+)
+def test_fuzz_djinn_arrangements_build_a_game_or_raise_params_error(
+    players: int, choice: st.DataObject, value: Any, delete: bool
+) -> None:
+    """Any JSON value anywhere in a Djinn arrangement (a field, or a part of one): the game
+    is built and plays, or the arrangement is refused with a ParamsError, nothing else."""
+    if players not in _DJINN_BASES:
+        _DJINN_BASES[players] = DJ.new_game(
+            DJ.make_params(num_players=players), seed=7
+        ).arrangement()
+    data = copy.deepcopy(_DJINN_BASES[players])
+    field = choice.draw(st.sampled_from(sorted(data)))
+    path = choice.draw(st.sampled_from(_paths(data[field], (field,))))
+    data = _mutate(data, path, value, delete)
+    params = DJ.make_params(num_players=players)
+    try:
+        state = DJ.new_game(params, seed=7, arrangement=data)
+    except ParamsError as exc:
+        assert str(exc).startswith("bad Djinn arrangement: ")
+        return
+    rng = random.Random(0)
+    for _ in range(30):  # an arrangement that is accepted is one the rules can play
+        if state.is_over:
+            break
+        seat = min(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    # ... and that replays through a record.
+    assert GameRecord.from_json(state.record().to_json()).replay().fingerprint() == (
+        state.fingerprint()
+    )
+
+
+def test_djinn_arrangements_are_read_by_one_function() -> None:
+    """The checks above go through ``read_arrangement``: a dealt arrangement comes back
+    unchanged (so the checks refuse nothing the deal makes)."""
+    for players in (1, 2, 3, 4):
+        params = DJ.make_params(num_players=players)
+        dealt = DJ.new_game(params, seed=players).arrangement()
+        comp = djinn_dealing.load_components(None)
+        assert djinn_dealing.read_arrangement(comp, params, dealt) == dealt

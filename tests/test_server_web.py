@@ -196,6 +196,20 @@ def test_an_uploaded_record_replays(
     assert huge.status_code == 413 and huge.json()["code"] == "too_large"
 
 
+@pytest.mark.parametrize("bad", [0, {}, 1.5])
+def test_an_uploaded_djinn_record_whose_layout_holds_a_non_name_is_a_bad_record(
+    server: ServerThread, bad: Any
+) -> None:
+    """A Djinn layout entry that is not a location name made the replay raise TypeError, which
+    the server answered with a 500; it is a bad record like any other."""
+    spec = get_game("djinn")
+    data = spec.new_game(spec.make_params(num_players=2), seed=3).record().to_json()
+    data["setup"]["arrangement"]["layout"][2] = bad
+    refused = httpx.post(f"{server.url}/api/replay", content=json.dumps(data))
+    assert refused.status_code == 400 and refused.json()["code"] == "bad_record"
+    assert "bad Djinn arrangement: layout" in refused.json()["message"]
+
+
 async def test_the_log_in_words_for_clients_that_ask(server: ServerThread) -> None:
     """``hello.words``: each frame's ``words`` is parallel to its ``log``, the game's own
     describer on exactly those events; a client that does not ask gets no words."""

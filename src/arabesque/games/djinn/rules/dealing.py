@@ -142,6 +142,11 @@ def _bad(what: str) -> ParamsError:
     return ParamsError(f"bad Djinn arrangement: {what}")
 
 
+# Every check below tests a value's type before it compares, sorts or hashes it: an
+# arrangement comes from strangers (a record, the server), and a 0 or a {} where a name belongs
+# must be this ParamsError, never a TypeError from sorted() or set().
+
+
 def _ids(value: Any, limit: int, what: str) -> list[int]:
     if not isinstance(value, list) or not all(type(x) is int and 0 <= x < limit for x in value):
         raise _bad(f"{what} must be a list of ids 0..{limit - 1}")
@@ -150,12 +155,33 @@ def _ids(value: Any, limit: int, what: str) -> list[int]:
     return list(value)
 
 
+def _names(value: Any, allowed: tuple[str, ...], what: str) -> list[str]:
+    if not isinstance(value, list) or not all(type(x) is str and x in allowed for x in value):
+        raise _bad(f"{what} must be a list of names among {list(allowed)}")
+    return list(value)
+
+
+def _lists(value: Any, count: int, what: str) -> list[Any]:
+    if not isinstance(value, list) or len(value) != count:
+        raise _bad(f"{what} must be a list of {count} lists")
+    return value
+
+
+def _all_once(found: list[int], total: int, what: str) -> None:
+    """The arrangement places every one of ``total`` components exactly once (a record's
+    arrangement is the whole deal; the rules assume nothing is lost or doubled)."""
+    if sorted(found) != list(range(total)):
+        raise _bad(f"{what} must hold each of the ids 0..{total - 1} exactly once")
+
+
 def read_arrangement(
     comp: Components, params: DjinnParams, data: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """Check a hand-made or recorded arrangement; returns a clean copy."""
+    """Check a hand-made or recorded arrangement (the whole deal, as ``deal`` writes it:
+    types, ranges, lengths and names of every field); returns a clean copy. Anything wrong is
+    a ``ParamsError`` naming the field."""
     if not isinstance(data, Mapping):
-        raise _bad("must be an object")
+        raise _bad(f"must be an object, got {type(data).__name__}")
     keys = {
         "first", "layout", "djinn", "piles", "chests", "equipment", "trophies", "scoring",
         "draft", "removed_passages", "tom",
@@ -167,24 +193,27 @@ def read_arrangement(
     n = params.num_players
     first = data["first"]
     if type(first) is not int or not 0 <= first < n:
-        raise _bad("first must be a seat")
-    layout = data["layout"]
+        raise _bad(f"first must be a seat 0..{n - 1}")
+    layout = _names(data["layout"], ("source", *LOCATIONS), "layout")
     if (
-        not isinstance(layout, list)
-        or len(layout) != 13
+        len(layout) != 13
         or layout[0] != "source"
         or sorted(layout[1:7]) != sorted(LOCATIONS)
         or sorted(layout[7:13]) != sorted(LOCATIONS)
     ):
         raise _bad("layout lists 'source' then each location once on s1..s6 and once on r1..r6")
     djinn = data["djinn"]
-    if not isinstance(djinn, Mapping) or set(djinn) != {SPACE_NAMES[r] for r in ROUNDS}:
-        raise _bad("djinn maps r1..r6 to lists of Djinn kinds")
+    rounds = {SPACE_NAMES[r] for r in ROUNDS}
+    if not isinstance(djinn, Mapping) or set(djinn) != rounds:
+        raise _bad(f"djinn maps {sorted(rounds)} to lists of Djinn kinds")
     per_colour = [0] * NCOL
     bosses = 0
-    for here in djinn.values():
-        if not isinstance(here, list) or not all(k in KINDS for k in here) or len(here) > 20:
-            raise _bad(f"djinn lists kinds among {list(KINDS)}")
+    clean_djinn: dict[str, list[str]] = {}
+    for space in sorted(rounds):
+        here = _names(djinn[space], KINDS, f"djinn.{space}")
+        if len(here) > 20:
+            raise _bad(f"djinn.{space} lists more than 20 Djinn")
+        clean_djinn[space] = here
         bosses += here.count("boss")
         for c, colour in enumerate(COLOURS):
             per_colour[c] += here.count(colour)
@@ -192,37 +221,34 @@ def read_arrangement(
         x > comp.supply["djinn_per_colour"] for x in per_colour
     ):
         raise _bad("more Djinn than the box holds")
-    piles = data["piles"]
-    if not isinstance(piles, list) or len(piles) != 4:
-        raise _bad("piles are 4 lists of Mage card ids")
-    all_piles = [_ids(p, len(comp.mage_cards), "a pile") for p in piles]
-    flat = [x for p in all_piles for x in p]
-    if len(set(flat)) != len(flat):
-        raise _bad("a Mage card lies in two piles")
+    piles = _lists(data["piles"], 4, "piles")
+    all_piles = [_ids(p, len(comp.mage_cards), "a Mage pile") for p in piles]
+    _all_once([x for p in all_piles for x in p], len(comp.mage_cards), "the Mage piles")
     for i, pile in enumerate(all_piles):
         if any(comp.mage_cards[x].key != (i >= 2) for x in pile):
             raise _bad("piles 1-2 hold the cards without a key, piles 3-4 those with one")
     chests = _ids(data["chests"], len(comp.chests), "chests")
-    stacks = data["equipment"]
-    if not isinstance(stacks, list) or len(stacks) != len(EQUIP_TYPES):
-        raise _bad("equipment is one list per type")
+    _all_once(chests, len(comp.chests), "chests")
+    stacks = _lists(data["equipment"], len(EQUIP_TYPES), "equipment (one stack per type)")
     eq = [_ids(x, len(comp.equipment), "an equipment stack") for x in stacks]
+    _all_once([e for st in eq for e in st], len(comp.equipment), "the equipment stacks")
     if any(comp.equipment[e].type != t for t, st in enumerate(eq) for e in st):
         raise _bad("an equipment card lies in the stack of another type")
-    if len({e for st in eq for e in st}) != sum(len(st) for st in eq):
-        raise _bad("an equipment card lies in two stacks")
-    trophies = data["trophies"]
-    if not isinstance(trophies, list) or len(trophies) != 3:
-        raise _bad("trophies are 3 rows")
+    trophies = _lists(data["trophies"], 3, "trophies (3 rows)")
     rows = [_ids(x, len(comp.trophies), "a trophy row") for x in trophies]
     if any(comp.trophies[t].row != r for r, row in enumerate(rows) for t in row):
         raise _bad("a trophy lies in another row")
+    if any(len(row) != n + 1 for row in rows):
+        raise _bad(f"each trophy row shows {n + 1} trophies")
     scoring = _ids(data["scoring"], len(comp.scoring_cards), "scoring")
+    shown = 3 if params.scoring_cards else 0
+    if len(scoring) != shown:
+        raise _bad(f"this game shows {shown} scoring cards")
     draft = data["draft"]
     if not isinstance(draft, Mapping) or set(draft) != {"negative", "positive"}:
         raise _bad("draft has 'negative' and 'positive' lists")
-    neg = _ids(draft["negative"], len(comp.characters), "draft")
-    pos = _ids(draft["positive"], len(comp.characters), "draft")
+    neg = _ids(draft["negative"], len(comp.characters), "draft.negative")
+    pos = _ids(draft["positive"], len(comp.characters), "draft.positive")
     if any(comp.characters[c].positive for c in neg) or not all(
         comp.characters[c].positive for c in pos
     ):
@@ -231,20 +257,17 @@ def read_arrangement(
         raise _bad(f"the draft shows {n + 1} tiles of each type")
     if not params.characters and (neg or pos):
         raise _bad("this game has no character draft")
-    removed = data["removed_passages"]
-    if (
-        not isinstance(removed, list)
-        or not all(x in LOCATIONS for x in removed)
-        or len(set(removed)) != len(removed)
-        or len(removed) != comp.start["passages_removed"]
-    ):
+    removed = _names(data["removed_passages"], LOCATIONS, "removed_passages")
+    if len(set(removed)) != len(removed) or len(removed) != comp.start["passages_removed"]:
         raise _bad(f"removed_passages names {comp.start['passages_removed']} locations")
+    rest = [c for c in range(len(comp.scoring_cards)) if c not in scoring]
     if "scoring_deck" in data:
         scoring_deck = _ids(data["scoring_deck"], len(comp.scoring_cards), "scoring_deck")
-        if set(scoring_deck) & set(scoring):
-            raise _bad("a scoring card is both on display and in the scoring deck")
+        # The deal leaves it empty without a character draft, else the cards not on display.
+        if scoring_deck and sorted(scoring_deck) != rest:
+            raise _bad("scoring_deck holds the scoring cards not on display, or nothing")
     else:
-        scoring_deck = [c for c in range(len(comp.scoring_cards)) if c not in scoring]
+        scoring_deck = rest
     tom = _ids(data["tom"], len(comp.tom_cards), "tom")
     if params.solo and len(tom) != params.tom_deck:
         raise _bad(f"Tom's deck holds {params.tom_deck} cards")
@@ -252,15 +275,15 @@ def read_arrangement(
         raise _bad("Tom plays only solo")
     return {
         "first": first,
-        "layout": list(layout),
-        "djinn": {k: list(v) for k, v in djinn.items()},
+        "layout": layout,
+        "djinn": {space: clean_djinn[space] for space in djinn},
         "piles": all_piles,
         "chests": chests,
         "equipment": eq,
         "trophies": rows,
         "scoring": scoring,
         "draft": {"negative": neg, "positive": pos},
-        "removed_passages": list(removed),
+        "removed_passages": removed,
         "tom": tom,
         "scoring_deck": scoring_deck,
     }
