@@ -63,6 +63,33 @@ def test_toy_catch_passes_the_conformance_kit(n: int) -> None:
         assert kit.random_playout(TOY, params, seed).is_over
 
 
+@pytest.mark.parametrize(
+    "spoil",
+    [lambda legal: legal[::-1], lambda legal: (*legal, legal[-1])],
+    ids=["descending", "a duplicate"],
+)
+def test_the_kit_finds_legal_actions_out_of_order_even_between_sampled_states(
+    monkeypatch: pytest.MonkeyPatch, spoil: Any
+) -> None:
+    """A game whose legal actions are out of order (or list one twice) only now and then, at
+    no state ``run_conformance`` samples, still fails it, and fails ``random_playout``: the
+    order is checked at every step (Djinn's rare "free" decision escaped the sampling)."""
+    cls = type(TOY.new_game(TOY.make_params(num_players=2), seed=1))
+    honest = cls.legal_actions
+
+    def sometimes_spoiled(self: GameState, player: int) -> tuple[int, ...]:
+        legal = tuple(honest(self, player))
+        return spoil(legal) if self.version % 7 == 3 and len(legal) > 1 else legal
+
+    monkeypatch.setattr(cls, "legal_actions", sometimes_spoiled)
+    params = TOY.make_params(num_players=2)
+    with pytest.raises(AssertionError, match="not ascending without duplicates"):
+        kit.run_conformance(TOY, params, seeds=[1, 2, 3], every=10**6)
+    with pytest.raises(AssertionError, match="not ascending without duplicates"):
+        for seed in range(3):
+            kit.random_playout(TOY, params, seed)
+
+
 # -- a scripted turn: PICK -> PAY -> PAY -> PLACE -> PICK -------------------------------------
 
 # Spirit s is colour s % 3 (0 red, 1 green, 2 blue) and costs 1 + (s // 3) % 3.

@@ -3,9 +3,12 @@ magic scale, catching, trophies, the end of the game and solo play against Tom."
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from arabesque.core.errors import IllegalActionError
+from arabesque.core.registry import get_game
 from arabesque.games.djinn import rules
 from arabesque.games.djinn.state import (
     EMPTY,
@@ -559,3 +562,34 @@ def test_illegal_action_is_refused_with_the_state_unchanged() -> None:
         state.apply(state.current, state.parse_action("catch"))
     assert state.fingerprint() == before
     assert state.stage == PLAYING
+
+
+def test_the_free_djinn_decision_lists_done_first_and_keeps_it_as_default() -> None:
+    """A caught boss's free Djinn (Kind.FREE) offered ``[free ..., done]``, not ascending as
+    the core's contract says (``done`` is action 1); now ``done`` comes first, the labels follow
+    the options, and the default is still ``done``."""
+    spec = get_game("djinn")
+    seen = 0
+    for seed in range(40):
+        state = spec.new_game(spec.make_params(num_players=2), seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over and seen < 3:
+            seat = min(state.to_act())
+            decision = state.decision(seat)
+            assert decision is not None
+            if decision.kind is Kind.FREE:
+                seen += 1
+                done = state.L.base["done"]
+                options = list(state.legal_actions(seat))
+                assert options == sorted(set(options)) and options[0] == done
+                assert list(decision.options) == options and decision.default == done
+                main = [
+                    text
+                    for action, text in zip(decision.options, decision.labels, strict=True)
+                    if action not in decision.optional
+                ]
+                assert main[0] == "done" and all(text.startswith("take ") for text in main[1:])
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        if seen >= 3:
+            return
+    pytest.fail("no free-Djinn decision in 40 random games")

@@ -10,6 +10,7 @@ import json
 import random
 from collections.abc import Callable, Iterator
 from enum import IntEnum
+from itertools import pairwise
 from typing import Any
 
 from arabesque.core.errors import ArabesqueError, StaleStateError
@@ -31,13 +32,15 @@ def random_playout(
     seed: int,
     on_step: Callable[[GameState], None] | None = None,
 ) -> GameState:
-    """Play a whole game with uniformly random actions; checks it ends within the bound."""
+    """Play a whole game with uniformly random actions; checks it ends within the bound and
+    that every state's legal actions are ascending (``check_legal_actions_ascending``)."""
     state = spec.new_game(params, seed=seed)
     rng = random.Random(seed ^ 0x5EED)
     limit = spec.max_game_length(params)
     steps = 0
     while not state.is_over:
         assert state.to_act(), f"no one to act in a running game ({state.phase_description()})"
+        check_legal_actions_ascending(state)
         random_step(state, rng)
         steps += 1
         assert steps <= limit, f"game exceeded its declared max length {limit}"
@@ -47,17 +50,28 @@ def random_playout(
     return state
 
 
-def iter_states(spec: GameSpec, params: Params, seed: int, every: int = 1) -> Iterator[GameState]:
-    """States along one random playout (each a clone), every ``every`` steps, and the end."""
+def iter_states(
+    spec: GameSpec,
+    params: Params,
+    seed: int,
+    every: int = 1,
+    on_step: Callable[[GameState], None] | None = None,
+) -> Iterator[GameState]:
+    """States along one random playout (each a clone), every ``every`` steps, and the end;
+    ``on_step`` (a cheap check) sees every state of the playout, the first one included."""
     state = spec.new_game(params, seed=seed)
     rng = random.Random(seed)
     limit = spec.max_game_length(params)
     step = 0
+    if on_step is not None:
+        on_step(state)
     yield state.clone()
     while not state.is_over:
         random_step(state, rng)
         step += 1
         assert step <= limit, f"game exceeded its declared max length {limit}"
+        if on_step is not None:
+            on_step(state)
         if step % every == 0 or state.is_over:
             yield state.clone()
 
@@ -113,10 +127,24 @@ def check_json_views(state: GameState) -> None:
         assert json.loads(text) == view, f"view for seat {seat} is not JSON-ready"
 
 
+def check_legal_actions_ascending(state: GameState) -> None:
+    """Every seat's ``legal_actions`` are strictly ascending: sorted, no action twice (the
+    core's contract, docs/architecture.md; OpenSpiel's own tests require it). Cheap, so
+    ``run_conformance`` runs it at every step of its playouts: a rare decision does not
+    escape it between the sampled states."""
+    for player in range(state.num_players):
+        legal = state.legal_actions(player)
+        if any(a >= b for a, b in pairwise(legal)):
+            raise AssertionError(
+                f"legal_actions({player}) are not ascending without duplicates "
+                f"({state.phase_description()}): {list(legal[:20])}"
+            )
+
+
 def check_mask(state: GameState) -> None:
+    check_legal_actions_ascending(state)
     for player in range(state.num_players):
         legal = list(state.legal_actions(player))
-        assert legal == sorted(set(legal)), f"legal_actions({player}) not ascending/unique"
         mask = state.legal_mask(player)
         assert len(mask) == state.num_actions
         assert [a for a, ok in enumerate(mask) if ok] == legal, "mask disagrees with legal_actions"
@@ -356,7 +384,8 @@ def run_conformance(
             assert check_determinizations_vary(first, rng), (
                 "determinizing the first state never changed anything hidden"
             )
-        for state in iter_states(spec, params, seed, every=every):
+        steps = iter_states(spec, params, seed, every=every, on_step=check_legal_actions_ascending)
+        for state in steps:
             check_mask(state)
             check_decisions(state)
             check_json_views(state)

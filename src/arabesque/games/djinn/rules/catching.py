@@ -228,7 +228,8 @@ def place(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
 def free_options(s: DjinnState, p: int, ctx: tuple[Any, ...], L: dict[str, int]) -> tuple[int, ...]:
     here = s.djinn[ctx[0]]
     out = [L["free"] + k for k in range(len(KINDS)) if here[k] and can_place(s, p, one(k))]
-    return (*out, L["done"]) if out else ()
+    # "done" (declining the free Djinn) is the smaller action: options are ascending.
+    return (L["done"], *out) if out else ()
 
 
 def free(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
