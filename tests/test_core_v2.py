@@ -14,7 +14,13 @@ import pytest
 
 from arabesque.core import conformance as kit
 from arabesque.core.decision import DecisionStack, Frame
-from arabesque.core.errors import ArabesqueError, InvalidActionError, StaleStateError
+from arabesque.core.errors import (
+    ArabesqueError,
+    IllegalActionError,
+    InvalidActionError,
+    NotYourTurnError,
+    StaleStateError,
+)
 from arabesque.core.game import GameSpec, GameState
 from arabesque.core.registry import get_game
 from tests import toy_catch as toy
@@ -334,6 +340,83 @@ def test_incremental_log_equals_the_full_log(game: str, n: int) -> None:
     for bad in (-1, 1.5, "0", None, True):
         with pytest.raises(InvalidActionError):
             state.log_since(0, bad)  # type: ignore[arg-type]
+
+
+class SaysYes(int):
+    """An int that says yes to everything: equal to any value, unequal to none, smaller and
+    larger than anything, hashing like 0 and claiming index 0 (what a hostile client of the
+    engine could pass to ``apply``). Only ``int.__index__`` reads the value it really holds."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __ne__(self, other: object) -> bool:
+        return False
+
+    def __lt__(self, other: object) -> bool:
+        return True
+
+    def __le__(self, other: object) -> bool:
+        return True
+
+    def __gt__(self, other: object) -> bool:
+        return True
+
+    def __ge__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __index__(self) -> int:
+        return 0
+
+    def __int__(self) -> int:
+        return 0
+
+
+def _refused(state: GameState, error: type[Exception], *args: Any, **kwargs: Any) -> None:
+    before, history = state.fingerprint(), list(state.history)
+    with pytest.raises(error):
+        state.apply(*args, **kwargs)
+    assert state.fingerprint() == before and state.history == history, "a refusal changed it"
+
+
+@pytest.mark.parametrize(("game", "n"), [*GAMES, ("djinn", 2)], ids=[*game_ids, "djinn"])
+def test_an_int_subclass_saying_yes_to_everything_is_read_as_its_real_value(
+    game: str, n: int
+) -> None:
+    """``apply`` reads an action, a player and a version that are int subclasses as the plain
+    ints they hold, before any check: an illegal or out-of-range one is refused with the state
+    unchanged (Ali Baba applied an illegal action, Magic Lamp raised IndexError after changing
+    the state), a legal one is applied as exactly that action; bools stay refused."""
+    state = new_game(game, n)
+    rng = random.Random(5)
+    for _ in range(60):
+        if state.is_over:
+            break
+        seat = min(state.to_act())
+        legal = list(state.legal_actions(seat))
+        illegal = next(a for a in range(state.num_actions) if a not in legal)
+        others = [p for p in range(n) if p not in state.to_act()]
+        _refused(state, IllegalActionError, seat, SaysYes(illegal))
+        _refused(state, InvalidActionError, seat, SaysYes(state.num_actions + 3))
+        _refused(state, InvalidActionError, seat, SaysYes(-1))
+        if others:
+            _refused(state, NotYourTurnError, SaysYes(others[0]), legal[0])
+        _refused(state, NotYourTurnError, SaysYes(n + 2), legal[0])
+        _refused(state, StaleStateError, seat, legal[0], version=SaysYes(state.version + 1))
+        for bad in (True, False):
+            _refused(state, InvalidActionError, seat, bad)
+            _refused(state, InvalidActionError, bad, legal[0])
+            _refused(state, InvalidActionError, seat, legal[0], version=bad)
+        # A legal action as SaysYes is applied as that action, by a player given as SaysYes.
+        action = rng.choice(legal)
+        twin = state.clone()
+        twin.apply(seat, action, version=twin.version)
+        state.apply(SaysYes(seat), SaysYes(action), version=SaysYes(state.version))
+        assert state.fingerprint() == twin.fingerprint()
+        assert all(type(p) is int and type(a) is int for p, a in state.history)
 
 
 @pytest.mark.parametrize(("game", "n"), GAMES, ids=game_ids)

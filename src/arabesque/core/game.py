@@ -27,6 +27,7 @@ from arabesque.core.errors import (
     StaleStateError,
 )
 from arabesque.core.events import Event
+from arabesque.core.limits import quote
 from arabesque.core.observer import FloatArray, Observer
 from arabesque.core.scoring import Score, rank_scores
 
@@ -225,6 +226,22 @@ def _check_seat(seat: object, num_players: int, spectator: bool = False) -> None
     raise InvalidActionError(f"no seat {seat!r}; expected {who} in 0..{num_players - 1}")
 
 
+def _plain_int(value: object) -> int | None:
+    """``value`` as a plain ``int`` when it is an integer (an ``int`` subclass too), else None
+    (a bool is no integer here: ``True`` is not action 1). ``int.__index__`` reads the value
+    a subclass holds without calling any method the subclass overrides, and ``type()`` (unlike
+    ``isinstance``) cannot be fooled by a ``__class__`` property."""
+    kind = type(value)
+    if kind is int:
+        return value  # type: ignore[return-value]  # mypy does not narrow on type(x) is int
+    if kind is bool or not issubclass(kind, int):
+        return None
+    try:
+        return int.__index__(value)  # type: ignore[arg-type]
+    except TypeError:  # a metaclass lying about its bases: not an int after all
+        return None
+
+
 class GameState(ABC):
     """A game in progress. Subclasses hold the data; the forward model lives in their rules.
 
@@ -320,17 +337,25 @@ class GameState(ABC):
 
         ``version``, when given, is the state version the caller decided on; a state that
         has moved on since refuses the action with ``StaleStateError``."""
-        if version is not None and version != self.version:
-            raise StaleStateError(
-                f"the action was chosen at state version {version!r}, but the game is at "
-                f"version {self.version}; look at the game again"
-            )
-        # ``type(x) is int`` is the common case and settles both checks at once; anything
-        # else (bool, other types, int subclasses) takes the full isinstance test.
-        if type(action) is not int and (isinstance(action, bool) or not isinstance(action, int)):
-            raise InvalidActionError(
-                f"an action is an integer in 0..{self.num_actions - 1}, got {action!r}"
-            )
+        # Every argument becomes a plain int before any check, here and once: an int
+        # subclass can override ==, <, hash and __index__ to say yes to every comparison,
+        # and the checks below (and the rules, and the history) would believe it.
+        if version is not None:
+            seen = _plain_int(version)
+            if seen is None:
+                raise InvalidActionError(f"a state version is an integer, got {quote(version)}")
+            if seen != self.version:
+                raise StaleStateError(
+                    f"the action was chosen at state version {seen}, but the game is at "
+                    f"version {self.version}; look at the game again"
+                )
+        if type(action) is not int:  # the common case costs one test
+            plain = _plain_int(action)
+            if plain is None:
+                raise InvalidActionError(
+                    f"an action is an integer in 0..{self.num_actions - 1}, got {quote(action)}"
+                )
+            action = plain
         num_actions = self.num_actions
         if not 0 <= action < num_actions:
             raise InvalidActionError(
@@ -338,8 +363,11 @@ class GameState(ABC):
             )
         if self.is_over:
             raise GameOverError(f"the game is over; {self.action_to_str(action)!r} is refused")
-        if type(player) is not int and (isinstance(player, bool) or not isinstance(player, int)):
-            raise InvalidActionError(f"a player is a seat number, got {player!r}")
+        if type(player) is not int:
+            seat = _plain_int(player)
+            if seat is None:
+                raise InvalidActionError(f"a player is a seat number, got {quote(player)}")
+            player = seat
         acting = self.to_act()
         if player not in acting:
             raise NotYourTurnError(
@@ -428,9 +456,7 @@ class GameState(ABC):
         data["is_over"] = self.is_over
         decision = None if seat is None or seat not in acting else self._decision(seat)
         data["decision"] = (
-            None
-            if decision is None
-            else decision.to_json(self.action_texts(decision.options))
+            None if decision is None else decision.to_json(self.action_texts(decision.options))
         )
         if include_log:
             data["log"] = [e.to_json() for e in self.events if e.visible_for(seat)]
