@@ -369,6 +369,70 @@ def check_bad_actions_unchanged(state: GameState, rng: random.Random) -> None:
                 raise AssertionError(f"apply({player!r}, {action!r}) was accepted")
             assert state.fingerprint() == before, f"apply({player!r}, {action!r}) changed state"
             assert state.history == history
+    check_lying_ints_refused(state)
+
+
+class AgreesWithEverything(int):
+    """An int whose comparisons and hash say yes to everything and whose ``__index__`` says 0:
+    what a hostile caller could pass to ``apply``. Only ``int.__index__`` reads its value."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __ne__(self, other: object) -> bool:
+        return False
+
+    def __lt__(self, other: object) -> bool:
+        return True
+
+    def __le__(self, other: object) -> bool:
+        return True
+
+    def __gt__(self, other: object) -> bool:
+        return True
+
+    def __ge__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __index__(self) -> int:
+        return 0
+
+
+def check_lying_ints_refused(state: GameState) -> None:
+    """An illegal action, a seat not to act or a stale version, each passed as an
+    ``AgreesWithEverything``, is refused and changes nothing: ``apply`` reads the value it
+    holds, not what its ``==`` says."""
+    if state.is_over:
+        return
+    before, history = state.fingerprint(), list(state.history)
+    seat = min(state.to_act())
+    legal = state.legal_actions(seat)
+    illegal = next((a for a in range(state.num_actions) if a not in legal), None)
+    idle = next((p for p in range(state.num_players) if p not in state.to_act()), None)
+    attempts: list[tuple[Any, Any, Any]] = [
+        (seat, AgreesWithEverything(state.num_actions), None),
+        (seat, legal[0], AgreesWithEverything(state.version + 1)),
+    ]
+    if illegal is not None:
+        attempts.append((seat, AgreesWithEverything(illegal), None))
+    if idle is not None:
+        attempts.append((AgreesWithEverything(idle), legal[0], None))
+    for player, action, version in attempts:
+        try:
+            state.apply(player, action, version=version)
+        except ArabesqueError:
+            pass
+        else:
+            raise AssertionError(
+                f"apply() accepted a lying int: player {int.__index__(player)}, action "
+                f"{int.__index__(action)}, version {version and int.__index__(version)}"
+            )
+        assert state.fingerprint() == before and state.history == history, (
+            "a refused lying int changed the state"
+        )
 
 
 def run_conformance(
