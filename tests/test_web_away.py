@@ -214,6 +214,7 @@ def test_the_host_ends_a_game_that_cannot_go_on(
         assert info["status"] == "abandoned" and info["end_reason"] == "ended by the host"
         assert "abandoned" in alma.inner_text(".turn-line")
         assert alma.get_by_role("button", name="End the game").count() == 0
+        assert not alma.locator(".away-area").is_visible()  # no empty box left behind
         record = lobby.record(table_id)
         assert record.status_code == 200 and "abandoned" in record.json()["metadata"]
         alma.screenshot(path=str(shots / "abandoned-1280x720.png"))
