@@ -415,3 +415,47 @@ async def test_a_connected_table_is_not_abandoned_for_idleness(tmp_path: Path) -
             assert time.monotonic() < deadline
             await asyncio.sleep(0.1)
         lobby.close()
+
+
+@pytest.mark.skipif(
+    not os.environ.get(PG_ENV, "").startswith("postgresql"),
+    reason=f"{PG_ENV} does not name a PostgreSQL database",
+)
+async def test_another_process_follows_a_stand_in_and_the_end(tmp_path: Path) -> None:
+    """Two servers on one PostgreSQL database: a bot seated and the game abandoned on A are
+    seen on B (its connections get the table and the end)."""
+    with pg_schema(os.environ[PG_ENV]) as url:
+        from arabesque.server.store import Store
+
+        store = Store(url)
+        try:
+            store.migrate()
+        finally:
+            store.close()
+        settings = Settings(database_url=url, data_dir=tmp_path, migrate=False)
+        with ServerThread(settings) as a, ServerThread(settings) as b:
+            lobby_a, lobby_b = Lobby(a.url), Lobby(b.url)
+            table_id, host, ann_token, _bob = _two_humans(lobby_a, away_s=1)
+            watcher = GameClient(b.ws_url, table_id)
+            await watcher.connect()
+            ann = GameClient(a.ws_url, table_id, ann_token)
+            await ann.connect()
+            await asyncio.sleep(1.2)
+            assert _seat_bot(lobby_a, table_id, 1, host).status_code == 200
+            await watcher.wait_until(
+                lambda c: c.table is not None and c.table["seats"][1]["played_by"] == "heuristic"
+            )
+            assert lobby_b.table(table_id)["notes"][0]["kind"] == "stand_in"
+            r = lobby_a.http.post(
+                f"/api/tables/{table_id}/abandon",
+                json={"reason": "late"},
+                headers={"Authorization": f"Bearer {host}"},
+            )
+            assert r.status_code == 200, r.text
+            over = await watcher.expect("game_over")
+            assert over["table"]["status"] == "abandoned"
+            assert lobby_b.table(table_id)["end_reason"] == "late"
+            for client in (ann, watcher):
+                await client.close()
+            lobby_a.close()
+            lobby_b.close()
