@@ -459,3 +459,24 @@ async def test_another_process_follows_a_stand_in_and_the_end(tmp_path: Path) ->
                 await client.close()
             lobby_a.close()
             lobby_b.close()
+
+
+async def test_after_a_restart_seats_become_away_and_can_be_handed_over(tmp_path: Path) -> None:
+    """Nobody is connected to a restarted server: its players are away from the restart
+    on, and those connected are told when the table's time is up (a `table` frame)."""
+    url = f"sqlite:///{tmp_path / 's.sqlite3'}"
+    with ServerThread(_settings(url, tmp_path)) as server:
+        lobby = Lobby(server.url)
+        table_id, host, ann_token, _bob = _two_humans(lobby, away_s=3)
+        lobby.close()
+    with ServerThread(_settings(url, tmp_path)) as server:
+        lobby = Lobby(server.url)
+        ann = GameClient(server.ws_url, table_id, ann_token)
+        welcome = await ann.connect()
+        seat1 = welcome["table"]["seats"][1]
+        assert seat1["away_since"] is not None and seat1["away"] is False
+        await ann.wait_until(lambda c: c.table["seats"][1]["away"] is True, timeout=8)  # type: ignore[index]
+        assert _seat_bot(lobby, table_id, 1, ann_token).status_code == 200
+        await ann.close()
+        lobby.close()
+    del host

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("arabesque.server")
 
+#: The table's notes kept (the newest).
+MAX_NOTES = 100
+
 
 def away_since(table: TableRuntime, seat: int) -> datetime | None:
     """When the seat's player went, for a joined human not connected during the game."""
@@ -53,7 +56,8 @@ def _name(table: TableRuntime, seat: int) -> str:
 
 async def add_note(table: TableRuntime, kind: str, seat: int | None, text: str) -> None:
     note: dict[str, Any] = {"at": now().isoformat(), "kind": kind, "seat": seat, "text": text}
-    table.data.notes.append(note)
+    # The newest MAX_NOTES: a player coming and going cannot grow the table without end.
+    table.data.notes = [*table.data.notes, note][-MAX_NOTES:]
     await table.hub.db(table.hub.store.set_notes, table.id, list(table.data.notes))
 
 
@@ -62,6 +66,11 @@ async def gone(table: TableRuntime, seat: int) -> None:
     seat has been away for the table's time (the buttons that hand it over appear then)."""
     table.gone_at[seat] = now()
     await seen(table)
+    watch(table, seat)
+
+
+def watch(table: TableRuntime, seat: int) -> None:
+    """Send the table to everyone once ``seat`` has been gone for the table's away time."""
     if table.data.status != db.RUNNING:
         return
     loop = asyncio.get_running_loop()

@@ -135,7 +135,10 @@ class TableRuntime:
 
     def resume(self) -> None:
         """Set bots, clocks and races going for a running game (after start or restart)."""
-        if self.state is not None and not self.state.is_over:
+        if self.state is not None and not self.ended:
+            for s in self.data.seats:
+                if s.kind == db.HUMAN and not self.connections.get(s.seat):
+                    away.watch(self, s.seat)  # nobody is connected after a restart
             self._refresh_shown()
             self.racing.open_race()
             for seat in range(self.state.num_players):
