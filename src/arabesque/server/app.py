@@ -35,6 +35,7 @@ from arabesque.server.connection import Connection
 from arabesque.server.errors import LobbyError
 from arabesque.server.hub import Hub
 from arabesque.server.protocol import (
+    AbandonRequest,
     ActionMsg,
     ApiError,
     CreateTableRequest,
@@ -49,6 +50,8 @@ from arabesque.server.protocol import (
     OptionInfo,
     PongMsg,
     ReactMsg,
+    SeatBotMsg,
+    SeatBotRequest,
     SyncMsg,
     TableInfo,
     TableStatus,
@@ -63,6 +66,7 @@ from arabesque.server.replays import (
 )
 from arabesque.server.settings import Settings
 from arabesque.server.table import TableRuntime
+from arabesque.server.words import seat_name
 
 #: Pings a connection may leave unanswered before the oldest is forgotten.
 MAX_OPEN_PINGS = 8
@@ -243,8 +247,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub: HubDep,
         status: Annotated[list[TableStatus] | None, Query()] = None,
     ) -> list[TableInfo]:
+        # Without a status: the lobby's list, whose running tables are those being played.
         wanted = [str(s) for s in status] if status else [db.OPEN, db.RUNNING]
-        return await hub.list(wanted)
+        return await hub.list(wanted, lobby=not status)
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo, responses=_ERRORS)
     async def get_table(table_id: TableId, hub: HubDep) -> TableInfo:
@@ -278,6 +283,34 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def start(table_id: TableId, hub: HubDep, credentials: HostToken) -> TableInfo:
         table = await _host_table(hub, table_id, credentials)
         await table.start()
+        return table.info()
+
+    @app.post(
+        "/api/tables/{table_id}/seats/{seat}/bot", response_model=TableInfo, responses=_ERRORS
+    )
+    async def seat_bot(
+        table_id: TableId,
+        seat: Annotated[int, Path(ge=0, lt=64)],
+        body: SeatBotRequest,
+        hub: HubDep,
+        credentials: HostToken,
+    ) -> TableInfo:
+        """Let a bot play for a seat whose player has been away past the table's
+        ``away_s``: the host token, or the token of another seated player."""
+        table = await hub.get(table_id)
+        token = None if credentials is None else credentials.credentials
+        by = _seated_or_host(hub, table, token)
+        await table.seat_bot(seat, body.agent, by)
+        return table.info()
+
+    @app.post("/api/tables/{table_id}/abandon", response_model=TableInfo, responses=_ERRORS)
+    async def abandon(
+        table_id: TableId, body: AbandonRequest, hub: HubDep, credentials: HostToken
+    ) -> TableInfo:
+        """End a game that cannot go on (the host): status ``abandoned``, no winner, the
+        setup revealed; the partial record downloads and verifies."""
+        table = await _host_table(hub, table_id, credentials)
+        await table.abandon(body.reason.strip() or "ended by the host")
         return table.info()
 
     @app.get(
@@ -343,6 +376,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+def _seated_or_host(hub: Hub, table: TableRuntime, token: str | None) -> str:
+    """Who asks, in words ("the host", or the seat's name), if they may hand a seat over."""
+    if token is not None:
+        seat = table.seat_for_token(token)
+        if seat is not None:
+            return seat_name(table.seat_data(seat))
+        with contextlib.suppress(LobbyError):
+            hub.check_host(table, token)
+            return "the host"
+    raise LobbyError(
+        403, "not_host", "only the host or a seated player may let a bot play for a seat"
+    )
+
+
 async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings: Settings) -> None:
     await websocket.accept()
     conn = Connection(_Socket(websocket), settings.send_queue)
@@ -402,6 +449,10 @@ async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings:
                 )
             elif isinstance(message, SyncMsg):
                 await table.resync(conn)
+            elif isinstance(message, SeatBotMsg):
+                error = await _seat_bot_message(table, conn, message)
+                if error is not None:
+                    conn.send(error.model_dump(mode="json"))
             elif isinstance(message, ActionMsg | ReactMsg):
                 error = await _play_message(table, conn, message, received)
                 if error is not None:
@@ -416,6 +467,31 @@ async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings:
         if conn.hello:
             await table.disconnect(conn)
         await conn.stop()
+
+
+async def _seat_bot_message(
+    table: TableRuntime, conn: Connection, message: SeatBotMsg
+) -> ErrorMsg | None:
+    """A seated player lets a bot play for an away seat (away.py); answered with an ``ack``."""
+    if conn.seat is None:
+        return ErrorMsg(
+            code=ErrorCode.SPECTATOR,
+            message="only the host or a seated player may let a bot play for a seat",
+            ref=message.ref,
+        )
+    try:
+        await table.seat_bot(message.seat, message.agent, seat_name(table.seat_data(conn.seat)))
+    except LobbyError as exc:
+        code = {
+            "not_away": ErrorCode.NOT_AWAY,
+            "not_running": ErrorCode.NOT_STARTED,
+        }.get(exc.code, ErrorCode.BAD_MESSAGE)
+        if table.data.status in (db.FINISHED, db.ABANDONED):
+            code = ErrorCode.GAME_OVER
+        return ErrorMsg(code=code, message=exc.message, ref=message.ref)
+    # The version this seat last saw change, not the game's: nothing about secret moves.
+    conn.send({"type": "ack", "ref": message.ref, "version": table.changed_at[conn.seat]})
+    return None
 
 
 async def _play_message(

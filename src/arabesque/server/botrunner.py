@@ -51,7 +51,9 @@ class BotRunner:
         agent = self._agents.get(seat)
         if agent is None:
             table = self.table
-            spec = table.seat_data(seat).agent or "random"
+            data = table.seat_data(seat)
+            # An away human's stand-in (away.py), else the seat's own bot.
+            spec = data.stand_in or data.agent or "random"
             agent = self._agents[seat] = make_agent(spec, table.spec.id, secrets.randbits(63))
         return agent
 
@@ -114,6 +116,8 @@ class BotRunner:
             return
         version = state.version
         action = await self.think(seat, agent or self.agent(seat))
+        if agent is None and not table.is_bot(seat):
+            return  # the away player came back while the stand-in thought (away.py)
         racing = table.racing
         race = racing.race
         if race is not None and seat in race.timer.seats:
@@ -125,6 +129,14 @@ class BotRunner:
         error = await table.act(seat, version, action)
         if error is not None and error.code != ErrorCode.STALE:
             log.warning("table %s: bot at seat %d: %s", table.id, seat, error.message)
+
+    def forget(self, seat: int) -> None:
+        """Stop the move being thought about for ``seat`` and forget its agent (an away
+        player's stand-in, when the player is back: away.py)."""
+        current = self._bot_tasks.pop(seat, None)
+        if current is not None:
+            current[1].cancel()
+        self._agents.pop(seat, None)
 
     def stand_by(self) -> None:
         """Stop and forget every move being thought about (another process moves the game

@@ -40,6 +40,8 @@ NAMING = {
 OPEN = "open"
 RUNNING = "running"
 FINISHED = "finished"
+#: Ended by the host, or left with nobody connected for too long: no winner (0002).
+ABANDONED = "abandoned"
 
 HUMAN = "human"
 BOT = "bot"
@@ -67,6 +69,13 @@ class TableRow(Base):
     arrangement: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     salt: Mapped[str | None] = mapped_column(String(128))
     commitment: Mapped[str | None] = mapped_column(String(64))
+    #: Why an abandoned table ended (the host's reason, or nobody connected for too long).
+    end_reason: Mapped[str | None] = mapped_column(String(200))
+    #: When a human was last connected (or the table was made): the idle check reads it.
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: What happened to the table outside the game (seats away, bots seated, the end), as
+    #: ``{"at", "kind", "seat", "text"}`` items; the clients show them with the log.
+    notes: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"
@@ -87,6 +96,9 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), index=True)
     #: Time used on the per-game clock, in milliseconds.
     clock_used_ms: Mapped[int] = mapped_column(Integer, default=0)
+    #: The agent playing for an away human (handed over by the host or a seated player);
+    #: None while the human plays (or may come back to) the seat.
+    stand_in: Mapped[str | None] = mapped_column(String(200))
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 

@@ -51,12 +51,24 @@ async def catch_up(table: TableRuntime, version: int | None) -> None:
 
 def _follow(table: TableRuntime, fresh: TableData, upto: int | None) -> None:
     data = table.data
-    before = [(s.kind, s.agent, s.name, s.token_hash) for s in data.seats]
+    before = [(s.kind, s.agent, s.name, s.token_hash, s.stand_in) for s in data.seats]
     data.seats = fresh.seats
+    # A stand-in seated, a player back, the notes (away.py): the database's word.
+    changed_notes = data.notes != fresh.notes
+    data.notes = fresh.notes
     for s in fresh.seats:
         # Time used only grows; each process charges the moves it timed.
         table.clocks.used_ms[s.seat] = max(table.clocks.used_ms.get(s.seat, 0), s.clock_used_ms)
-    changed = before != [(s.kind, s.agent, s.name, s.token_hash) for s in data.seats]
+    changed = changed_notes or before != [
+        (s.kind, s.agent, s.name, s.token_hash, s.stand_in) for s in data.seats
+    ]
+    if fresh.status == db.ABANDONED and data.status != db.ABANDONED:
+        # Abandoned by another process (the host, or the idle check): stop here too.
+        data.status, data.end_reason = fresh.status, fresh.end_reason
+        data.finished_at = fresh.finished_at or now()
+        _stand_by(table)
+        table.game_over()
+        return
     started = False
     if table.state is None:
         if fresh.status == db.OPEN:

@@ -16,6 +16,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from arabesque.agents.registry import make_agent
@@ -67,6 +68,7 @@ class Hub:
         #: Called with (table id, version) after every published change (see publish).
         self.listeners: list[Listener] = [self._fan_out]
         self._lock = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
@@ -95,6 +97,38 @@ class Hub:
             await self._load(table_id)
         for table in list(self.tables.values()):
             table.resume()
+        # Tables nobody has been connected to for too long, read from the database (so a
+        # restart does not forget how long they have been left), now and every while.
+        await self.sweep_idle()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.idle_check_s)
+            try:
+                await self.sweep_idle()
+            except Exception:
+                log.exception("the idle tables check failed")
+
+    async def sweep_idle(self) -> list[str]:
+        """Abandon the open and running tables where no human has been connected for
+        ``Settings.abandon_idle_s`` (not games of bots only, which play on by themselves);
+        returns their ids."""
+        limit = self.settings.abandon_idle_s
+        before = now() - timedelta(seconds=limit)
+        ended = []
+        for table_id in await self.db(self.store.idle_tables, before):
+            try:
+                table = await self.get(table_id)
+            except LobbyError:
+                continue
+            if table.humans_connected() or (table.data.status == db.RUNNING and table.bots_only()):
+                continue
+            hours = f"{limit / 3600:g} h" if limit >= 3600 else f"{limit:g} s"
+            with contextlib.suppress(LobbyError):
+                await table.abandon(f"nobody connected for {hours}")
+                ended.append(table_id)
+        return ended
 
     async def _load(self, table_id: str) -> TableRuntime | None:
         data = await self.db(self.store.load, table_id)
@@ -131,6 +165,8 @@ class Hub:
             await table.catch_up(None)
 
     async def shutdown(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         await self.fanout.close()
         for table in self.tables.values():
             table.close()
@@ -200,6 +236,7 @@ class Hub:
                 "clock": request.clock.model_dump(mode="json"),
                 "bot_think_s": request.bot_think_s,
                 "auto_start": request.auto_start,
+                "away_s": request.away_s,
             },
             status=db.OPEN,
             host_token_hash=hash_token(host_token),
@@ -218,18 +255,30 @@ class Hub:
         ):
             raise LobbyError(403, "not_host", "this needs the table's host token")
 
-    async def list(self, statuses: list[str]) -> list[TableInfo]:
-        live_statuses = [s for s in statuses if s != db.FINISHED]
+    async def list(self, statuses: list[str], lobby: bool = False) -> list[TableInfo]:
+        """The tables of these statuses. ``lobby``: of the running ones, only those being
+        played (a human connected, or bots only), as the lobby's "being played" list."""
+        ended_statuses = [s for s in statuses if s in (db.FINISHED, db.ABANDONED)]
+        live_statuses = [s for s in statuses if s not in ended_statuses]
         if self.fanout.shared and live_statuses:
             # Tables created by other processes: read them once, then follow them.
             for table_id in await self.db(self.store.table_ids, live_statuses):
                 if table_id not in self.tables:
                     with contextlib.suppress(LobbyError):
                         await self.get(table_id)
-        live = [t.info() for t in self.tables.values() if t.data.status in statuses]
-        if db.FINISHED in statuses:
+        live = [
+            t.info()
+            for t in self.tables.values()
+            if t.data.status in statuses
+            and not (
+                lobby
+                and t.data.status == db.RUNNING
+                and not (t.humans_connected() or t.bots_only())
+            )
+        ]
+        if ended_statuses:
             known = {t.id for t in live}
-            stored = await self.db(self.store.list_tables, [db.FINISHED])
+            stored = await self.db(self.store.list_tables, ended_statuses)
             for data in stored:
                 if data.id not in known:
                     live.append(TableRuntime(self, data).info())

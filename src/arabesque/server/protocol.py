@@ -46,6 +46,7 @@ class ErrorCode(StrEnum):
     RACE = "race"
     NO_RACE = "no_race"
     UNAVAILABLE = "unavailable"
+    NOT_AWAY = "not_away"
 
 
 class _Strict(BaseModel):
@@ -119,12 +120,22 @@ class SyncMsg(_StrictMessage):
     type: Literal["sync"]
 
 
+class SeatBotMsg(_StrictMessage):
+    """Let a bot (``agent``) play for ``seat``, a human away past the table's ``away_s``;
+    from a seated player (the human gets the seat back when they reconnect)."""
+
+    type: Literal["seat_bot"]
+    seat: Annotated[int, Field(ge=0, lt=64)]
+    agent: Annotated[str, Field(max_length=200)] = "heuristic"
+    ref: ClientRef | None = None
+
+
 ClientMessage = Annotated[
-    HelloMsg | ActionMsg | ReactMsg | PongMsg | SyncMsg, Field(discriminator="type")
+    HelloMsg | ActionMsg | ReactMsg | PongMsg | SyncMsg | SeatBotMsg, Field(discriminator="type")
 ]
-ClientMsg = HelloMsg | ActionMsg | ReactMsg | PongMsg | SyncMsg
+ClientMsg = HelloMsg | ActionMsg | ReactMsg | PongMsg | SyncMsg | SeatBotMsg
 _CLIENT: TypeAdapter[ClientMsg] = TypeAdapter(ClientMessage)
-CLIENT_TYPES = ("hello", "action", "react", "pong", "sync")
+CLIENT_TYPES = ("hello", "action", "react", "pong", "sync", "seat_bot")
 
 
 # -- server -> client ------------------------------------------------------------------------
@@ -227,7 +238,10 @@ class TableMsg(BaseModel):
 # -- HTTP lobby ------------------------------------------------------------------------------
 
 JsonScalar = str | int | float | bool | None
-TableStatus = Literal["open", "running", "finished"]
+TableStatus = Literal["open", "running", "finished", "abandoned"]
+
+#: How long a seat's connection may be gone before a bot may be handed the seat, by default.
+DEFAULT_AWAY_S = 120.0
 
 
 class SeatSpec(_Strict):
@@ -267,6 +281,23 @@ class CreateTableRequest(_Strict):
     bot_think_s: Annotated[float, Field(gt=0, le=60)] = 5.0
     #: Start by itself as soon as every seat is taken.
     auto_start: bool = False
+    #: Seconds a human seat's connection must be gone before the host or another seated
+    #: player may hand the seat to a bot (``seat_bot``).
+    away_s: Annotated[float, Field(ge=1, le=86400, strict=True)] = DEFAULT_AWAY_S
+
+
+class SeatBotRequest(_Strict):
+    """Let a bot of ``agent`` play for an away human."""
+
+    agent: Annotated[str, Field(max_length=200)] = "heuristic"
+
+
+class AbandonRequest(_Strict):
+    """End a game that cannot go on (the host): no winner; the setup is revealed."""
+
+    reason: Annotated[str, Field(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")] = (
+        "ended by the host"
+    )
 
 
 class JoinRequest(_Strict):
@@ -289,6 +320,12 @@ class SeatInfo(BaseModel):
     #: A human seat has been joined (its token handed out).
     taken: bool
     connected: bool = False
+    #: A joined human whose connection is gone (ISO time since when), during the game.
+    away_since: str | None = None
+    #: Gone for longer than the table's ``away_s``: a bot may be handed the seat.
+    away: bool = False
+    #: The agent playing for this away human (until they reconnect).
+    played_by: str | None = None
 
 
 class Reveal(BaseModel):
@@ -314,6 +351,12 @@ class TableInfo(BaseModel):
     commitment: str | None = None
     reveal: Reveal | None = None
     result: dict[str, Any] | None = None
+    away_s: float = DEFAULT_AWAY_S
+    #: Why an abandoned table ended.
+    end_reason: str | None = None
+    #: What happened outside the game: ``{"at", "kind", "seat", "text"}`` (kinds
+    #: ``stand_in``, ``back``, ``abandoned``).
+    notes: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class CreateTableResponse(BaseModel):

@@ -18,7 +18,7 @@ from arabesque.agents.registry import make_agent
 from arabesque.core import commitment
 from arabesque.server import db
 from arabesque.server.errors import LobbyError
-from arabesque.server.store import hash_token
+from arabesque.server.store import hash_token, now
 
 if TYPE_CHECKING:
     from arabesque.server.table import TableRuntime
@@ -34,7 +34,7 @@ def seat_for_token(table: TableRuntime, token: str) -> int | None:
 
 async def join(table: TableRuntime, seat: int | None, name: str | None) -> tuple[int, str]:
     async with table.lock:
-        if table.data.status == db.FINISHED:
+        if table.data.status in (db.FINISHED, db.ABANDONED):
             raise LobbyError(409, "finished", "the game is over")
         free = [s.seat for s in table.data.seats if s.kind == db.HUMAN and s.token_hash is None]
         if seat is None:
@@ -53,6 +53,7 @@ async def join(table: TableRuntime, seat: int | None, name: str | None) -> tuple
             raise LobbyError(409, "seat_taken", f"seat {seat} is already taken")
         table.data.seats[seat].token_hash = digest
         table.data.seats[seat].name = name
+        table.gone_at[seat] = now()  # not connected yet: away from now (away.py)
         table.broadcast_table()
         table.announce()
     await auto_start(table)

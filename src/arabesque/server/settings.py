@@ -66,6 +66,11 @@ class Settings(BaseModel):
     ws_compression: bool = False
     #: Messages queued for one connection before it is dropped as too slow.
     send_queue: int = Field(256, ge=8)
+    #: An open or running table where no human has been connected for this long (and which
+    #: is not a game of bots only) is abandoned and leaves the lobby's list.
+    abandon_idle_s: float = Field(24 * 3600.0, gt=0)
+    #: How often the idle tables are looked for (in the database, so also after a restart).
+    idle_check_s: float = Field(60.0, gt=0)
     #: Run ``alembic upgrade head`` at startup.
     migrate: bool = True
 

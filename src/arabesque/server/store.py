@@ -25,11 +25,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, create_engine, event, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from arabesque.server.db import (
+    ABANDONED,
     FINISHED,
     HUMAN,
     OPEN,
@@ -61,6 +72,8 @@ class SeatData:
     name: str | None = None
     token_hash: str | None = None
     clock_used_ms: int = 0
+    #: The agent playing for this away human, if one was handed the seat.
+    stand_in: str | None = None
 
 
 @dataclass
@@ -83,6 +96,10 @@ class TableData:
     commitment: str | None = None
     #: (seat, canonical action text), in order.
     actions: list[tuple[int, str]] = field(default_factory=list)
+    end_reason: str | None = None
+    #: When a human was last connected (None: since the table was made).
+    seen_at: datetime | None = None
+    notes: list[dict[str, Any]] = field(default_factory=list)
 
 
 def make_engine(url: str) -> Engine:
@@ -138,6 +155,7 @@ def _seat_data(row: SeatRow) -> SeatData:
         name=row.name,
         token_hash=row.token_hash,
         clock_used_ms=row.clock_used_ms,
+        stand_in=row.stand_in,
     )
 
 
@@ -158,6 +176,9 @@ def _table_data(row: TableRow, actions: Sequence[ActionRow] = ()) -> TableData:
         commitment=row.commitment,
         seats=[_seat_data(s) for s in row.seats],
         actions=[(a.seat, a.action) for a in actions],
+        end_reason=row.end_reason,
+        seen_at=row.seen_at,
+        notes=list(row.notes or []),
     )
 
 
@@ -263,6 +284,8 @@ class Store:
                 status=table.status,
                 host_token_hash=table.host_token_hash,
                 created_at=table.created_at,
+                seen_at=table.created_at,
+                notes=[],
             )
             row.seats = [
                 SeatRow(
@@ -463,4 +486,56 @@ class Store:
                 .where(TableRow.id == table_id)
                 .values(status=FINISHED, finished_at=now())
                 .execution_options(synchronize_session=False)
+            )
+
+    # -- away seats and abandoned tables ---------------------------------------------------
+
+    def set_stand_in(self, table_id: str, seat: int, agent: str | None) -> None:
+        """Hand an away human's seat to ``agent`` (None: the human has it back)."""
+        with self._session() as s:
+            s.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                .values(stand_in=agent)
+                .execution_options(synchronize_session=False)
+            )
+
+    def set_notes(self, table_id: str, notes: list[dict[str, Any]]) -> None:
+        with self._session() as s:
+            s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id)
+                .values(notes=notes)
+                .execution_options(synchronize_session=False)
+            )
+
+    def seen(self, table_id: str, at: datetime) -> None:
+        """A human was connected to the table at ``at``."""
+        with self._session() as s:
+            s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id)
+                .values(seen_at=at)
+                .execution_options(synchronize_session=False)
+            )
+
+    def abandon(self, table_id: str, reason: str, notes: list[dict[str, Any]]) -> bool:
+        """End an open or running table without a result; False if it had already ended."""
+        with self._session() as s:
+            result = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.status.in_([OPEN, RUNNING]))
+                .values(status=ABANDONED, end_reason=reason, finished_at=now(), notes=notes)
+                .execution_options(synchronize_session=False)
+            )
+            return bool(result.rowcount)  # type: ignore[attr-defined]
+
+    def idle_tables(self, before: datetime) -> list[str]:
+        """Open and running tables where no human has been connected since ``before``."""
+        with self._session() as s:
+            seen = func.coalesce(TableRow.seen_at, TableRow.created_at)
+            return list(
+                s.scalars(
+                    select(TableRow.id).where(TableRow.status.in_([OPEN, RUNNING]), seen < before)
+                )
             )

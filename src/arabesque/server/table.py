@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from arabesque.core.errors import (
@@ -41,7 +42,7 @@ from arabesque.core.errors import (
 from arabesque.core.game import GameState
 from arabesque.core.records import GameRecord
 from arabesque.core.registry import get_game
-from arabesque.server import db, following, seats
+from arabesque.server import away, db, following, seats
 from arabesque.server.botrunner import BotRunner
 from arabesque.server.clocks import Clocks
 from arabesque.server.connection import (
@@ -53,6 +54,7 @@ from arabesque.server.connection import (
 )
 from arabesque.server.errors import LobbyError
 from arabesque.server.protocol import (
+    DEFAULT_AWAY_S,
     ClockSpec,
     ErrorCode,
     ErrorMsg,
@@ -85,6 +87,11 @@ class TableRuntime:
         self.clock = ClockSpec.model_validate(data.options.get("clock", {}))
         self.bot_think_s = float(data.options.get("bot_think_s", hub.settings.bot_think_s))
         self.auto_start = bool(data.options.get("auto_start", False))
+        self.away_s = float(data.options.get("away_s", DEFAULT_AWAY_S))
+        #: When each human seat's last connection went (away.py); from now for a table
+        #: just loaded, as nobody is connected to it yet.
+        self.gone_at: dict[int, datetime] = {s.seat: now() for s in data.seats}
+        self.away_timers: dict[int, asyncio.TimerHandle] = {}
         self.lock = asyncio.Lock()
         self.state: GameState | None = None
         self.connections: dict[int | None, set[Connection]] = {}
@@ -115,6 +122,8 @@ class TableRuntime:
 
     def replay(self) -> None:
         """Rebuild the live state from the stored setup and actions (a restart)."""
+        if self.data.seed is None:
+            return  # abandoned before it started: no game to rebuild
         state = self.new_state()
         for seat, text in self.data.actions:
             state.apply(seat, state.parse_action(text))
@@ -126,7 +135,10 @@ class TableRuntime:
 
     def resume(self) -> None:
         """Set bots, clocks and races going for a running game (after start or restart)."""
-        if self.state is not None and not self.state.is_over:
+        if self.state is not None and not self.ended:
+            for s in self.data.seats:
+                if s.kind == db.HUMAN and not self.connections.get(s.seat):
+                    away.watch(self, s.seat)  # nobody is connected after a restart
             self._refresh_shown()
             self.racing.open_race()
             for seat in range(self.state.num_players):
@@ -148,36 +160,56 @@ class TableRuntime:
         return self.data.seats[seat]
 
     def is_bot(self, seat: int) -> bool:
-        return self.seat_data(seat).kind == db.BOT
+        """A bot's seat, or an away human's that a bot was handed (away.py)."""
+        data = self.seat_data(seat)
+        return data.kind == db.BOT or data.stand_in is not None
+
+    def humans_connected(self) -> bool:
+        """A seat's player is connected here (spectators do not count)."""
+        return any(conns for seat, conns in self.connections.items() if seat is not None)
+
+    def bots_only(self) -> bool:
+        """Every seat is played by a bot (its own, or an away human's stand-in)."""
+        return all(self.is_bot(s.seat) for s in self.data.seats)
+
+    @property
+    def ended(self) -> bool:
+        """Over, or abandoned (away.py): nothing is played here any more."""
+        return self.data.status == db.ABANDONED or (self.state is not None and self.state.is_over)
+
+    def _seat_info(self, s: SeatData) -> SeatInfo:
+        since = away.away_since(self, s.seat)
+        return SeatInfo(
+            seat=s.seat,
+            kind=s.kind,  # type: ignore[arg-type]
+            agent=s.agent,
+            name=s.name,
+            taken=s.kind == db.BOT or s.token_hash is not None,
+            connected=bool(self.connections.get(s.seat)),
+            away_since=None if since is None else since.isoformat(),
+            away=away.is_away(self, s.seat),
+            played_by=s.stand_in,
+        )
 
     def info(self) -> TableInfo:
         state = self.state
         reveal = None
         result = None
-        if state is not None and state.is_over and self.data.salt is not None:
+        if state is not None and self.ended and self.data.salt is not None:
             reveal = Reveal(
                 seed=str(self.data.seed), salt=self.data.salt, arrangement=self.data.arrangement
             )
-            result = {
-                "scores": [s.to_json() for s in state.scores()],
-                "ranking": state.ranking(),
-            }
+            if state.is_over:
+                result = {
+                    "scores": [s.to_json() for s in state.scores()],
+                    "ranking": state.ranking(),
+                }
         return TableInfo(
             id=self.id,
             game=self.data.game,
             params=self.data.params,
             status=self.data.status,  # type: ignore[arg-type]
-            seats=[
-                SeatInfo(
-                    seat=s.seat,
-                    kind=s.kind,  # type: ignore[arg-type]
-                    agent=s.agent,
-                    name=s.name,
-                    taken=s.kind == db.BOT or s.token_hash is not None,
-                    connected=bool(self.connections.get(s.seat)),
-                )
-                for s in self.data.seats
-            ],
+            seats=[self._seat_info(s) for s in self.data.seats],
             clock=self.clock,
             bot_think_s=self.bot_think_s,
             auto_start=self.auto_start,
@@ -186,12 +218,15 @@ class TableRuntime:
             commitment=self.data.commitment,
             reveal=reveal,
             result=result,
+            away_s=self.away_s,
+            end_reason=self.data.end_reason,
+            notes=self.data.notes,
         )
 
     def record(self) -> GameRecord:
         """The game's full record; only once the game is over (it holds every secret)."""
         state = self.state
-        if state is None or not state.is_over:
+        if state is None or not self.ended:
             raise LobbyError(
                 409,
                 "not_finished",
@@ -205,6 +240,9 @@ class TableRuntime:
                 (s.agent or "bot") if s.kind == db.BOT else "human" for s in self.data.seats
             ],
         }
+        if self.data.status == db.ABANDONED:
+            # Ended before the end: no result, and the record says why (arabesque verify).
+            metadata["abandoned"] = {"reason": self.data.end_reason or "abandoned"}
         if self.data.commitment is not None and self.data.salt is not None:
             metadata["commitment"] = {"sha256": self.data.commitment, "salt": self.data.salt}
         return GameRecord.from_state(state, metadata)
@@ -225,6 +263,7 @@ class TableRuntime:
                     old.close_soon(4001, "replaced by a new connection")
                 self.connections[seat] = set()
                 self.clocks.away.discard(seat)
+                await away.back(self, seat)
                 # Other processes must stop taking this seat for away (docs/fanout.md).
                 self.announce()
             self.connections.setdefault(seat, set()).add(conn)
@@ -272,6 +311,8 @@ class TableRuntime:
             conns = self.connections.get(conn.seat)
             if conns is not None and conn in conns:
                 conns.discard(conn)
+                if conn.seat is not None and not conns:
+                    await away.gone(self, conn.seat)
                 self.broadcast_table()
 
     def all_connections(self) -> list[Connection]:
@@ -296,6 +337,12 @@ class TableRuntime:
 
     async def start(self) -> None:
         await seats.start(self)
+
+    async def seat_bot(self, seat: int, agent: str, by: str) -> None:
+        await away.seat_bot(self, seat, agent, by)
+
+    async def abandon(self, reason: str) -> None:
+        await away.abandon(self, reason)
 
     # -- acting ------------------------------------------------------------------------
 
@@ -326,6 +373,8 @@ class TableRuntime:
                 return ErrorMsg(
                     code=ErrorCode.NOT_STARTED, message="the game has not started", ref=ref
                 )
+            if self.data.status == db.ABANDONED:
+                return ErrorMsg(code=ErrorCode.GAME_OVER, message="the game was abandoned", ref=ref)
             try:
                 if text is not None:
                     action = state.parse_action(text)
@@ -484,7 +533,7 @@ class TableRuntime:
 
     def after_change(self) -> None:
         state = self.state
-        if state is None or state.is_over or self.closed:
+        if state is None or self.ended or self.closed:
             self.clocks.cancel_timers()
             return
         race = self.racing.race
@@ -506,6 +555,8 @@ class TableRuntime:
     def close(self) -> None:
         """Stop timers and tasks (server shutdown)."""
         self.closed = True
+        for timer in self.away_timers.values():
+            timer.cancel()
         self.clocks.cancel_timers()
         self.racing.close()
         self.bots.close()

@@ -165,6 +165,11 @@ def _verify(
         return
     stored = "result matches" if "result" in record.metadata else "no result stored"
     result.checked.append(f"{stored} ({_result_words(state)})")
+    abandoned = record.metadata.get("abandoned")
+    if isinstance(abandoned, dict) and not state.is_over:
+        # A server table ended before the end (the host, or nobody left): no result to check.
+        reason = clip(str(abandoned.get("reason", "")), 200)
+        result.checked.append(f"abandoned before the end ({reason}): no winner")
 
     # 5. The commitment.
     held = record.metadata.get("commitment")

@@ -67,10 +67,11 @@ export function games() {
   return request("GET", "/api/games");
 }
 
-/** Tables with the given statuses (default: open and running). */
-export function tables(statuses = ["open", "running"]) {
+/** Tables with the given statuses; none: the lobby's list (open tables, and running ones
+ * being played: a player connected, or bots only). */
+export function tables(statuses = []) {
   const query = statuses.map((s) => `status=${encodeURIComponent(s)}`).join("&");
-  return request("GET", `/api/tables?${query}`);
+  return request("GET", query ? `/api/tables?${query}` : "/api/tables");
 }
 
 /** Create a table (a CreateTableRequest); answers {table, host_token}. */
@@ -93,6 +94,16 @@ export function fill(tableId, hostToken, agent) {
 /** Start the table (host only). */
 export function start(tableId, hostToken) {
   return request("POST", `/api/tables/${encodeURIComponent(tableId)}/start`, { hostToken });
+}
+
+/** Let a bot of `agent` play for an away seat: `token` is the host's or a seated player's. */
+export function seatBot(tableId, seat, token, agent = "heuristic") {
+  return request("POST", `/api/tables/${encodeURIComponent(tableId)}/seats/${seat}/bot`, { body: { agent }, hostToken: token });
+}
+
+/** End a game that cannot go on (host only): the table is abandoned, with `reason`. */
+export function abandon(tableId, hostToken, reason) {
+  return request("POST", `/api/tables/${encodeURIComponent(tableId)}/abandon`, { body: { reason }, hostToken });
 }
 
 /** One table's public TableInfo. */

@@ -24,6 +24,15 @@ const BOT_THINK = [
   { label: "5 seconds", seconds: 5 },
 ];
 
+/** How long a player's connection may be gone before the others may let a bot play for them. */
+const AWAY = [
+  { label: "30 seconds", seconds: 30 },
+  { label: "1 minute", seconds: 60 },
+  { label: "2 minutes", seconds: 120 },
+  { label: "5 minutes", seconds: 300 },
+  { label: "15 minutes", seconds: 900 },
+];
+
 let uid = 0;
 /** A fresh element id, to tie labels to controls. */
 function fresh(prefix) {
@@ -178,13 +187,14 @@ export async function mount(root) {
 
   async function refresh() {
     try {
-      const tables = await api.tables(["open", "running"]);
+      // The lobby's list: open tables and the running ones being played (docs/protocol.md).
+      const tables = await api.tables();
       renderOpen(tables.filter((t) => t.status === "open"));
       renderRunning(tables.filter((t) => t.status === "running"));
       const live = new Map(tables.map((t) => [t.id, t.status]));
       for (const game of store.recentGames()) {
         if (live.has(game.tableId)) store.noteStatus(game.tableId, live.get(game.tableId));
-        else if (game.status !== "finished") {
+        else if (game.status !== "finished" && game.status !== "abandoned") {
           // Not open nor running: finished, unless the server forgot it.
           api.table(game.tableId).then((t) => { store.noteStatus(t.id, t.status); renderRecent(); }, () => {});
         }
@@ -239,6 +249,7 @@ function createForm(games, name, showError) {
   const optionsHolder = h("div", { class: "options" });
   const clock = selectField("Clock", CLOCKS, 0);
   const think = selectField("Bots think at most", BOT_THINK, 1);
+  const awayField = selectField("A bot may stand in for a player away", AWAY, 2, { name: "away" });
   const submit = h("button", { type: "submit", class: "primary" }, ["Create the table"]);
   const status = h("p", { class: "form-error", role: "alert" });
 
@@ -309,6 +320,7 @@ function createForm(games, name, showError) {
       seats,
       clock: { per_move_s: CLOCKS[Number(clock.select.value)].seconds },
       bot_think_s: BOT_THINK[Number(think.select.value)].seconds,
+      away_s: AWAY[Number(awayField.select.value)].seconds,
       auto_start: true,
     };
     submit.disabled = true;
@@ -329,7 +341,7 @@ function createForm(games, name, showError) {
   });
 
   form.append(
-    h("div", { class: "form-grid" }, [gameField.field, playersHolder, clock.field, think.field]),
+    h("div", { class: "form-grid" }, [gameField.field, playersHolder, clock.field, think.field, awayField.field]),
     optionsHolder,
     seatsHolder,
     h("div", { class: "form-actions" }, [submit]),

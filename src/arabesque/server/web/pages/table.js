@@ -114,6 +114,10 @@ class TablePage {
     this.connectionLine = h("span", { class: "connection", role: "status" });
     this.turnLine = h("p", { class: "turn-line", role: "status" });
     this.joinArea = h("section", { class: "card join-area", "aria-label": "Seats", hidden: true });
+    /** Players away past the table's time, and the host's "End the game" (away seats). */
+    this.awayArea = h("section", { class: "card away-area", "aria-label": "Players away", hidden: true });
+    /** How many of the table's notes (seats away, bots seated, the end) the log shows. */
+    this.notesShown = 0;
     this.resultArea = h("section", { class: "card result", "aria-labelledby": "result-title", hidden: true });
     this.board = h("div", { class: "board" });
     this.boardNote = h("p", { class: "board-note", role: "note", hidden: true });
@@ -130,6 +134,7 @@ class TablePage {
         ]),
         this.turnLine,
         this.joinArea,
+        this.awayArea,
         this.resultArea,
         h("div", { class: "table-main" }, [
           h("section", { class: "board-area", "aria-label": "The board" }, [this.boardNote, this.board]),
@@ -248,6 +253,7 @@ class TablePage {
         if (logFrom === 0) {
           this.entries = [];
           clear(this.logList);
+          this.notesShown = 0;
         }
         this.addLog(frame.log, frame.words);
         this.setClocks(frame.clocks);
@@ -383,7 +389,7 @@ class TablePage {
   }
 
   isOver() {
-    return (this.table && this.table.status === "finished") || (this.view && this.view.is_over);
+    return (this.table && (this.table.status === "finished" || this.table.status === "abandoned")) || (this.view && this.view.is_over);
   }
 
   // -- rendering ------------------------------------------------------------------------------
@@ -391,6 +397,8 @@ class TablePage {
   renderAll() {
     this.renderHead();
     this.renderJoin();
+    this.renderAway();
+    this.addNotes();
     this.renderResult();
     this.renderGame();
     this.renderConnection();
@@ -409,7 +417,7 @@ class TablePage {
   renderHead() {
     const t = this.table;
     if (!t) return;
-    const words = { open: "waiting for players", running: "being played", finished: "finished" }[t.status] || t.status;
+    const words = { open: "waiting for players", running: "being played", finished: "finished", abandoned: "abandoned" }[t.status] || t.status;
     this.statusLine.textContent = ` · ${plural(t.seats.length, "player")} · ${words}`;
   }
 
@@ -443,6 +451,7 @@ class TablePage {
     const view = this.view;
     const t = this.table;
     if (!t) return "";
+    if (t.status === "abandoned") return `The game was abandoned: ${t.end_reason || "ended by the host"}.`;
     if (this.isOver()) return "The game is over.";
     if (t.status === "open") return "The game starts when every seat is taken.";
     if (!view || !Array.isArray(view.to_act)) return "";
@@ -464,8 +473,9 @@ class TablePage {
         h("span", { class: "player-name" }, [seatName(seat), i === this.seat ? " (you)" : ""]),
       ];
       if (toAct.has(i)) bits.push(h("span", { class: "to-act" }, ["to move"]));
-      if (seat.kind === "human" && this.table.status !== "finished") {
+      if (seat.kind === "human" && !this.isOver()) {
         bits.push(h("span", { class: seat.connected ? "presence on" : "presence off" }, [seat.taken ? (seat.connected ? "here" : "away") : "free seat"]));
+        if (seat.played_by) bits.push(h("span", { class: "stand-in" }, [`played by a ${seat.played_by} bot`]));
       }
       bits.push(clock);
       this.playersList.append(h("li", { class: ["player", i === this.seat && "me", toAct.has(i) && "acting"] }, bits));
@@ -821,10 +831,87 @@ class TablePage {
     }
   }
 
+  /** The table's notes (a bot stands in, a player is back, the game abandoned) in the log. */
+  addNotes() {
+    const notes = (this.table && this.table.notes) || [];
+    if (notes.length <= this.notesShown) return;
+    for (const note of notes.slice(this.notesShown)) {
+      this.logList.append(h("li", { class: ["log-entry", "log-note", `note-${note.kind}`] }, [note.text]));
+    }
+    this.notesShown = notes.length;
+    this.logList.scrollTop = this.logList.scrollHeight;
+  }
+
+  /** While the game runs: each player away past the table's time, with "Let a bot play for
+   * NAME" for the host and the seated players; the host's "End the game". */
+  renderAway() {
+    const area = this.awayArea;
+    const t = this.table;
+    clear(area);
+    const host = store.hostToken(this.tableId);
+    const mine = store.seatAt(this.tableId);
+    const token = mine && this.seat !== null ? mine.token : host;
+    if (!t || t.status !== "running" || this.isOver() || (!token && !host)) {
+      area.hidden = true;
+      return;
+    }
+    const message = h("p", { class: "form-error", role: "alert" });
+    const act = (call) => async (event) => {
+      message.textContent = "";
+      if (event && event.currentTarget) event.currentTarget.disabled = true;
+      try {
+        this.table = await call();
+        this.renderAll();
+      } catch (err) {
+        message.textContent = err.message;
+        if (event && event.currentTarget) event.currentTarget.disabled = false;
+      }
+    };
+    const rows = [];
+    for (const seat of t.seats) {
+      if (!seat.away || seat.played_by || seat.seat === this.seat) continue;
+      const name = seatName(seat);
+      const since = seat.away_since ? new Date(seat.away_since) : null;
+      const sinceWords = since ? ` since ${since.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` : "";
+      rows.push(h("div", { class: "away-row" }, [
+        h("span", {}, [`${name} has been away${sinceWords}.`]),
+        h("button", { type: "button", class: "primary", onclick: act(() => api.seatBot(this.tableId, seat.seat, token)) }, [`Let a bot play for ${name}`]),
+      ]));
+    }
+    if (rows.length) {
+      rows.push(h("p", { class: "muted" }, ["The seat is theirs again the moment they come back."]));
+    }
+    if (host) {
+      const end = h("button", { type: "button", class: "secondary danger", onclick: async (event) => {
+        if (!window.confirm("End the game for everyone? Nobody wins; the record stays available.")) return;
+        await act(() => api.abandon(this.tableId, host, "ended by the host"))(event);
+      } }, ["End the game"]);
+      rows.push(h("div", { class: "host-row" }, [end]));
+    }
+    area.hidden = rows.length === 0;
+    area.append(...rows, message);
+  }
+
   renderResult() {
     const area = this.resultArea;
     const t = this.table;
     clear(area);
+    if (t && t.status === "abandoned") {
+      area.hidden = false;
+      area.append(
+        h("h2", { id: "result-title" }, ["Game abandoned"]),
+        h("p", {}, [`The game ended before its end (${t.end_reason || "ended by the host"}). Nobody wins.`]),
+        h("p", { class: "result-links" }, [
+          h("a", { class: "button", href: `/tables/${this.tableId}/replay` }, ["Watch the replay"]),
+          h("a", { class: "button secondary", href: api.recordUrl(this.tableId), download: `arabesque-${this.tableId}.json` }, ["Download the record"]),
+          h("a", { class: "button secondary", href: "/" }, ["Back to the lobby"]),
+        ]),
+      );
+      if (t.commitment) {
+        area.append(h("p", { class: "muted" }, ["Check the deal: ", h("code", {}, [`arabesque verify --commitment ${t.commitment} arabesque-${this.tableId}.json`])]));
+      }
+      return;
+    }
     if (!t || t.status !== "finished") {
       area.hidden = true;
       return;
