@@ -54,6 +54,7 @@ from arabesque.server.protocol import (
     TableStatus,
     parse_client_message,
 )
+from arabesque.server.race import LatencyEstimate
 from arabesque.server.replays import (
     ReplayFrame,
     RulesPage,
@@ -61,6 +62,7 @@ from arabesque.server.replays import (
     replay_frame,
     rules_page,
 )
+from arabesque.server.serving import tcp_socket
 from arabesque.server.settings import Settings
 from arabesque.server.table import TableRuntime
 
@@ -345,7 +347,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings: Settings) -> None:
     await websocket.accept()
-    conn = Connection(_Socket(websocket), settings.send_queue)
+    latency = LatencyEstimate(settings.race_max_rtt_ms, settings.race_rtt_slack_ms)
+    sock = tcp_socket(websocket.scope) if settings.race_kernel_rtt else None
+    conn = Connection(_Socket(websocket), settings.send_queue, latency, sock)
     conn.start()
     try:
         table = await hub.get(table_id[:40])
@@ -474,7 +478,7 @@ async def _read(
                         continue
                     sent = conn.pings.pop(pong.nonce)
                     if sent is not None:
-                        conn.latency.add_sample(max(0.0, received - sent))
+                        conn.pong(max(0.0, received - sent))
                     continue
             await inbox.put((received, raw))
     except (WebSocketDisconnect, RuntimeError):
