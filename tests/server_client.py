@@ -283,8 +283,10 @@ class GameClient:
 
     # -- connection --------------------------------------------------------------------
 
-    async def open(self, max_size: int | None = 2**22) -> None:
-        self.ws = await connect(self.url, max_size=max_size, open_timeout=10)
+    async def open(self, max_size: int | None = 2**22, **options: Any) -> None:
+        """Connect; ``options`` go to the event loop's ``create_connection`` (e.g.
+        ``local_addr``)."""
+        self.ws = await connect(self.url, max_size=max_size, open_timeout=10, **options)
         self._tasks = [
             asyncio.create_task(self._read()),
             asyncio.create_task(self._write()),

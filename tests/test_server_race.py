@@ -84,8 +84,12 @@ class LampPlayer:
     def _send_later(self, delay_s: float, message: dict[str, Any]) -> None:
         loop = asyncio.get_running_loop()
 
+        async def quietly() -> None:
+            with contextlib.suppress(Exception):  # the connection closed meanwhile
+                await self.client.send(message)
+
         def send() -> None:
-            task = loop.create_task(self.client.send(message))
+            task = loop.create_task(quietly())
             self.sending.add(task)
             task.add_done_callback(self.sending.discard)
 
