@@ -291,3 +291,35 @@ async def _play() -> Any:
                 event["rubs"]["1"] - seats[1].reactions[n]
             )
     return gains, honest_wins, far_errors, near_errors, total
+
+
+@pytest.mark.parametrize(("address", "reply_delay_s"), [("10.213.0.4", 0.0), ("10.213.0.2", 0.3)])
+def test_tcp_info_reads_the_wire_round_trip(
+    namespaces: Any, address: str, reply_delay_s: float
+) -> None:
+    """``tcpinfo.read`` on the server's socket gives the link's round trip (200 ms, 20 ms),
+    and a peer answering 300 ms late does not raise the minimum."""
+    import socket
+
+    from arabesque.server import tcpinfo
+
+    srv, cli, (server_fd, client_fd) = namespaces
+    listener = _in_thread(srv, lambda: socket.create_server((SERVER_IP, 0)))
+    port = listener.getsockname()[1]
+    with Wire(server_fd, client_fd), listener:
+        client = _in_thread(
+            cli, lambda: socket.create_connection((SERVER_IP, port), source_address=(address, 0))
+        )
+        conn, _ = listener.accept()
+        with client, conn:
+            for _ in range(5):
+                conn.sendall(b"ping")
+                client.recv(16)
+                time.sleep(reply_delay_s)
+                client.sendall(b"pong")
+                conn.recv(16)
+            reading = tcpinfo.read(conn)
+    assert reading is not None
+    expected = CLIENTS[address]
+    print(address, reading)
+    assert expected <= reading.min_ms <= expected + 15.0, reading
