@@ -375,3 +375,24 @@ async def test_race_messages(tmp_path: Path) -> None:
             ms = race["rubs"]["0"]
             assert 250 <= ms <= 800, race
         lobby.close()
+
+
+async def test_a_proxied_websocket_with_the_kernel_bound_is_warned_about(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Behind a reverse proxy the kernel's round trip is the proxy's hop: a websocket with
+    forwarding headers while the kernel bound is on gets the operator a warning."""
+    from websockets.asyncio.client import connect
+
+    from arabesque.server import app as app_module
+
+    app_module._warned_proxied.clear()
+    with ServerThread(Settings(data_dir=tmp_path)) as server:
+        lobby = Lobby(server.url)
+        table_id, _ = lobby.create("magic-lamp", players=2)
+        lobby.close()
+        url = f"{server.ws_url}/ws/tables/{table_id}"
+        async with connect(url, additional_headers={"X-Forwarded-For": "192.0.2.7"}) as ws:
+            await ws.send('{"type": "hello"}')
+            await ws.recv()
+    assert any("--behind-proxy" in r.getMessage() for r in caplog.records)

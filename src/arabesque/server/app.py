@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import logging
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -65,6 +66,8 @@ from arabesque.server.replays import (
 from arabesque.server.serving import tcp_socket
 from arabesque.server.settings import Settings
 from arabesque.server.table import TableRuntime
+
+log = logging.getLogger("arabesque.server")
 
 #: Pings a connection may leave unanswered before the oldest is forgotten.
 MAX_OPEN_PINGS = 8
@@ -349,6 +352,8 @@ async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings:
     await websocket.accept()
     latency = LatencyEstimate(settings.race_max_rtt_ms, settings.race_rtt_slack_ms)
     sock = tcp_socket(websocket.scope) if settings.race_kernel_rtt else None
+    if sock is not None and not _PROXIED.isdisjoint(websocket.headers.keys()):
+        _warn_proxied()
     conn = Connection(_Socket(websocket), settings.send_queue, latency, sock)
     conn.start()
     try:
@@ -420,6 +425,23 @@ async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings:
         if conn.hello:
             await table.disconnect(conn)
         await conn.stop()
+
+
+#: Headers a reverse proxy adds: seen with the kernel bound on, the server is probably
+#: behind one, where the kernel's round trip is the proxy's hop (docs/deploy.md).
+_PROXIED = frozenset({"x-forwarded-for", "forwarded", "x-real-ip"})
+_warned_proxied: list[bool] = []
+
+
+def _warn_proxied() -> None:
+    if not _warned_proxied:
+        _warned_proxied.append(True)
+        log.warning(
+            "a websocket came through a reverse proxy (forwarding headers), but the lamp "
+            "race bounds round trips by the kernel's, which sees only the proxy's hop: "
+            "every player would lose its latency credit; run with --behind-proxy "
+            "(docs/deploy.md)"
+        )
 
 
 async def _play_message(
