@@ -28,6 +28,7 @@ from arabesque.server.race import (
     MAX_ONE_WAY_MS,
     MIN_PLAUSIBLE_MS,
     SUSPICIOUS_GAP_MS,
+    SUSPICIOUS_SAMPLES,
     WINDOW_SAMPLES,
     LatencyEstimate,
     RaceTimer,
@@ -298,8 +299,12 @@ def test_estimate_is_capped() -> None:
 
 def test_kernel_bound_limits_the_credit_and_unknown_means_the_fixed_bound() -> None:
     est = LatencyEstimate(max_round_trip_ms=400.0, slack_ms=20.0)
-    for _ in range(5):
-        est.add_sample(330.0)  # a 30 ms line, pongs held back 300 ms
+    est.add_sample(330.0)  # a 30 ms line, pongs held back 300 ms
+    est.kernel_round_trip(30.0)
+    assert not est.suspicious  # one sample: not yet worth a look
+    est.kernel_round_trip(None)
+    for _ in range(SUSPICIOUS_SAMPLES - 1):
+        est.add_sample(330.0)
     assert est.round_trip_ms == 330.0  # no kernel reading: only the fixed bound
     est.kernel_round_trip(30.0, 75.0)
     assert (est.bound_ms, est.round_trip_ms, est.one_way_ms) == (50.0, 50.0, 25.0)
@@ -341,7 +346,7 @@ def test_race_records_each_press_correction_and_the_suspicious_seats() -> None:
     timer.revealed(0, 0.0)
     timer.revealed(1, 0.0)
     cheat = LatencyEstimate()
-    for _ in range(3):
+    for _ in range(SUSPICIOUS_SAMPLES):
         cheat.add_sample(320.0)
     cheat.kernel_round_trip(20.0)
     assert timer.pressed(0, 900.0, cheat) == pytest.approx(860.0)

@@ -102,7 +102,7 @@ class Connection:
         suspicious = latency.suspicious
         if suspicious and not self.suspicious:
             self.suspicious_times += 1
-            log.warning(
+            log.info(
                 "seat %s: pongs come back much slower than the kernel's round trip of the "
                 "connection (held back?): %s",
                 self.seat,

@@ -59,6 +59,9 @@ KERNEL_SLACK_MS = 20.0
 #: more than jitter and the event loops explain (a client holding its pongs back, or a
 #: stalled client process).
 SUSPICIOUS_GAP_MS = 100.0
+#: ... once the median has this many samples behind it (a pong or two delayed by the
+#: server's own busy event loop is not worth a look).
+SUSPICIOUS_SAMPLES = WINDOW_SAMPLES // 2
 
 
 class LatencyEstimate:
@@ -166,10 +169,10 @@ class LatencyEstimate:
 
     @property
     def suspicious(self) -> bool:
-        """The pongs are slower than the kernel's round trip by more than
-        ``SUSPICIOUS_GAP_MS``: worth a log line and a look."""
+        """The pongs' median (of at least ``SUSPICIOUS_SAMPLES``) is slower than the kernel's
+        round trip by more than ``SUSPICIOUS_GAP_MS``: worth a log line and a look."""
         gap = self.gap_ms
-        return gap is not None and gap > SUSPICIOUS_GAP_MS
+        return self.samples >= SUSPICIOUS_SAMPLES and gap is not None and gap > SUSPICIOUS_GAP_MS
 
     def describe(self) -> str:
         """The estimate in words, for logs."""

@@ -230,13 +230,18 @@ class RaceRunner:
 
 def _log_suspicious(table_id: str, timer: RaceTimer) -> None:
     """Log the seats whose press was corrected from pongs much slower than the kernel's
-    round trip (the credit was bounded; the gap is for review), and implausibly fast ones."""
+    round trip (a warning: the credit was bounded, the gap is for review), and implausibly
+    fast ones (info)."""
     corrections = timer.corrections
     reactions = timer.reactions_ms
-    for seat in sorted(timer.suspicious() | timer.implausible()):
+    suspicious = timer.suspicious()
+    for seat in sorted(suspicious | timer.implausible()):
         c = corrections[seat]
         kernel = "unknown" if c.kernel_min_ms is None else f"{c.kernel_min_ms:.1f} ms"
-        log.warning(
+        # A warning when the pongs ran far behind the kernel's round trip; only a note for
+        # a reaction too fast to be human (a bot-like client, or a press sent blind).
+        log.log(
+            logging.WARNING if seat in suspicious else logging.INFO,
             "table %s: race press of seat %d to review: reaction %.0f ms after crediting "
             "%.1f ms of round trip (pong median %.1f ms, kernel minimum %s)",
             table_id,
