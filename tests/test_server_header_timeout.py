@@ -114,3 +114,38 @@ async def test_a_websocket_outlives_the_header_timeout(tmp_path: Path) -> None:
             await asyncio.sleep(1.5)
             assert not client.closed.is_set()
             assert len(client.frames) > seen + 5  # pings kept coming
+
+
+def test_serve_flags_reach_the_settings_and_uvicorn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    from arabesque.server import cli
+
+    seen: dict[str, object] = {}
+
+    def run(self: uvicorn.Server) -> None:
+        seen["config"] = self.config
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr(cli, "_tune_gc", lambda: None)
+    monkeypatch.setenv("ARABESQUE_DATA_DIR", str(tmp_path))
+    captured: dict[str, Settings] = {}
+    real = serving.uvicorn_config
+
+    def config(app: object, settings: Settings, **options: object) -> uvicorn.Config:
+        captured["settings"] = settings
+        return real(app, settings, **options)
+
+    monkeypatch.setattr(serving, "uvicorn_config", config)
+    argv = ["--behind-proxy", "--max-race-rtt-ms", "300", "--header-timeout", "5"]
+    assert cli.main([*argv, "--race-rtt-slack-ms", "30", "--port", "0"]) == 0
+    settings = captured["settings"]
+    assert not settings.race_kernel_rtt
+    assert (settings.race_max_rtt_ms, settings.race_rtt_slack_ms) == (300.0, 30.0)
+    assert settings.header_timeout_s == 5.0
+    http = seen["config"].http  # type: ignore[attr-defined]
+    assert http.header_timeout_s == 5.0
+    assert cli.main(["--port", "0"]) == 0
+    assert captured["settings"].race_kernel_rtt
