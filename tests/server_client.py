@@ -33,6 +33,7 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from arabesque.server.app import create_app
+from arabesque.server.serving import uvicorn_config
 from arabesque.server.settings import Settings
 
 Delay = Callable[[], float]
@@ -67,14 +68,8 @@ class ServerThread:
         self.port = free_port()
         self.settings = settings.model_copy(update={"port": self.port})
         self.app = create_app(self.settings)
-        config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            ws_max_size=self.settings.ws_hard_limit_bytes,
-            ws_per_message_deflate=self.settings.ws_compression,
-            lifespan="on",
+        config = uvicorn_config(
+            self.app, self.settings, host="127.0.0.1", log_level="warning", lifespan="on"
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -288,8 +283,10 @@ class GameClient:
 
     # -- connection --------------------------------------------------------------------
 
-    async def open(self, max_size: int | None = 2**22) -> None:
-        self.ws = await connect(self.url, max_size=max_size, open_timeout=10)
+    async def open(self, max_size: int | None = 2**22, **options: Any) -> None:
+        """Connect; ``options`` go to the event loop's ``create_connection`` (e.g.
+        ``local_addr``)."""
+        self.ws = await connect(self.url, max_size=max_size, open_timeout=10, **options)
         self._tasks = [
             asyncio.create_task(self._read()),
             asyncio.create_task(self._write()),

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import logging
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -57,6 +58,7 @@ from arabesque.server.protocol import (
     TableStatus,
     parse_client_message,
 )
+from arabesque.server.race import LatencyEstimate
 from arabesque.server.replays import (
     ReplayFrame,
     RulesPage,
@@ -64,9 +66,12 @@ from arabesque.server.replays import (
     replay_frame,
     rules_page,
 )
+from arabesque.server.serving import tcp_socket
 from arabesque.server.settings import Settings
 from arabesque.server.table import TableRuntime
 from arabesque.server.words import seat_name
+
+log = logging.getLogger("arabesque.server")
 
 #: Pings a connection may leave unanswered before the oldest is forgotten.
 MAX_OPEN_PINGS = 8
@@ -392,7 +397,11 @@ def _seated_or_host(hub: Hub, table: TableRuntime, token: str | None) -> str:
 
 async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings: Settings) -> None:
     await websocket.accept()
-    conn = Connection(_Socket(websocket), settings.send_queue)
+    latency = LatencyEstimate(settings.race_max_rtt_ms, settings.race_rtt_slack_ms)
+    sock = tcp_socket(websocket.scope) if settings.race_kernel_rtt else None
+    if sock is not None and not _PROXIED.isdisjoint(websocket.headers.keys()):
+        _warn_proxied()
+    conn = Connection(_Socket(websocket), settings.send_queue, latency, sock)
     conn.start()
     try:
         table = await hub.get(table_id[:40])
@@ -494,6 +503,23 @@ async def _seat_bot_message(
     return None
 
 
+#: Headers a reverse proxy adds: seen with the kernel bound on, the server is probably
+#: behind one, where the kernel's round trip is the proxy's hop (docs/deploy.md).
+_PROXIED = frozenset({"x-forwarded-for", "forwarded", "x-real-ip"})
+_warned_proxied: list[bool] = []
+
+
+def _warn_proxied() -> None:
+    if not _warned_proxied:
+        _warned_proxied.append(True)
+        log.warning(
+            "a websocket came through a reverse proxy (forwarding headers), but the lamp "
+            "race bounds round trips by the kernel's, which sees only the proxy's hop: "
+            "every player would lose its latency credit; run with --behind-proxy "
+            "(docs/deploy.md)"
+        )
+
+
 async def _play_message(
     table: TableRuntime, conn: Connection, message: ActionMsg | ReactMsg, received: float
 ) -> ErrorMsg | None:
@@ -550,7 +576,7 @@ async def _read(
                         continue
                     sent = conn.pings.pop(pong.nonce)
                     if sent is not None:
-                        conn.latency.add_sample(max(0.0, received - sent))
+                        conn.pong(max(0.0, received - sent))
                     continue
             await inbox.put((received, raw))
     except (WebSocketDisconnect, RuntimeError):

@@ -37,6 +37,34 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         "off by default: it costs the server CPU on every frame and gains little on a LAN",
     )
     p.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        default=None,
+        help="the players connect through a reverse proxy: do not bound the lamp race's "
+        "round-trip credit by the kernel's TCP round trip (the kernel then sees only the "
+        "proxy's hop); the credit is bounded by --max-race-rtt-ms alone (docs/deploy.md)",
+    )
+    p.add_argument(
+        "--max-race-rtt-ms",
+        type=float,
+        metavar="MS",
+        help="the largest round trip credited to a player in the lamp race (default 400)",
+    )
+    p.add_argument(
+        "--race-rtt-slack-ms",
+        type=float,
+        metavar="MS",
+        help="how far above the kernel's minimum TCP round trip the lamp race's credit may "
+        "go (default 20): the most a client holding its pongs back can gain",
+    )
+    p.add_argument(
+        "--header-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="close a connection whose request headers are not complete this long after "
+        "it opened or began a request (default 10)",
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -60,13 +88,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from arabesque.server.app import create_app
+    from arabesque.server.serving import uvicorn_config
     from arabesque.server.settings import Settings
 
+    behind_proxy = getattr(args, "behind_proxy", None)
     settings = Settings.from_env(
         host=args.host,
         port=args.port,
         database_url=args.database_url,
         ws_compression=getattr(args, "ws_compression", None),
+        race_kernel_rtt=None if behind_proxy is None else not behind_proxy,
+        race_max_rtt_ms=getattr(args, "max_race_rtt_ms", None),
+        race_rtt_slack_ms=getattr(args, "race_rtt_slack_ms", None),
+        header_timeout_s=getattr(args, "header_timeout", None),
     )
     url = settings.resolved_database_url()
     shown = url if url.startswith("sqlite") else _hide_password(url)
@@ -74,14 +108,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"Database: {shown}", flush=True)
     app = create_app(settings)
     _tune_gc()
-    uvicorn.run(
-        app,
-        host=settings.host,
-        port=settings.port,
-        ws_max_size=settings.ws_hard_limit_bytes,
-        ws_per_message_deflate=settings.ws_compression,
-        log_level=args.log_level,
-    )
+    uvicorn.Server(uvicorn_config(app, settings, log_level=args.log_level)).run()
     return 0
 
 

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from arabesque.server import tcpinfo
 from arabesque.server.clocks import now_ms
 from arabesque.server.protocol import ErrorCode, ErrorMsg
 from arabesque.server.race import LatencyEstimate
@@ -44,13 +45,26 @@ class Connection:
     measured latency. Messages are queued and written by one writer task, so a slow client
     never holds up a broadcast; one that falls ``send_queue`` messages behind is dropped."""
 
-    def __init__(self, transport: Transport, queue_size: int) -> None:
+    def __init__(
+        self,
+        transport: Transport,
+        queue_size: int,
+        latency: LatencyEstimate | None = None,
+        tcp_socket: Any = None,
+    ) -> None:
         self.transport = transport
         self.seat: int | None = None
         self.hello = False
         #: The client asked for the log in words too (``hello.words``).
         self.words = False
-        self.latency = LatencyEstimate()
+        self.latency = latency if latency is not None else LatencyEstimate()
+        #: The connection's TCP socket, whose kernel round trip bounds the latency credit
+        #: (None: not known, or not to be used behind a proxy).
+        self.tcp_socket = tcp_socket
+        #: The pongs are (now) much slower than the kernel's round trip; and how many times
+        #: the connection became so (``LatencyEstimate.suspicious``).
+        self.suspicious = False
+        self.suspicious_times = 0
         #: Ping nonce -> server time the ping was written.
         self.pings: dict[str, float | None] = {}
         self.closed = False
@@ -72,6 +86,29 @@ class Connection:
         except asyncio.QueueFull:
             log.warning("dropping a connection that stopped reading")
             self.close_soon(1008, "too slow: messages are not being read")
+
+    def pong(self, rtt_ms: float) -> None:
+        """A pong came back ``rtt_ms`` after its ping was written: a round-trip sample, and
+        the kernel's round trip of the connection read with it. A connection whose pongs
+        become much slower than the kernel's round trip is logged."""
+        latency = self.latency
+        latency.add_sample(rtt_ms)
+        if self.tcp_socket is not None:
+            kernel = tcpinfo.read(self.tcp_socket)
+            if kernel is None:
+                latency.kernel_round_trip(None)
+            else:
+                latency.kernel_round_trip(kernel.min_ms, kernel.smoothed_ms)
+        suspicious = latency.suspicious
+        if suspicious and not self.suspicious:
+            self.suspicious_times += 1
+            log.info(
+                "seat %s: pongs come back much slower than the kernel's round trip of the "
+                "connection (held back?): %s",
+                self.seat,
+                latency.describe(),
+            )
+        self.suspicious = suspicious
 
     def error(self, code: ErrorCode, message: str, ref: str | int | None = None) -> None:
         self.send(ErrorMsg(code=code, message=message, ref=ref).model_dump(mode="json"))

@@ -13,6 +13,13 @@ ping/pong on the same connection. Only the sum of the two legs matters, so an as
 route (slow down, fast up) needs no special care. The two legs of *this* race jitter, and no
 estimate can know by how much; the estimator only makes the correction the typical round
 trip, robust to the outliers real connections have (a stalled pong, a retransmission).
+
+A client can make its pongs *slower* (never faster: each ping carries a nonce), and would then
+be credited with time it did not take. So the credit is also bounded by a measurement the
+client cannot inflate selectively: the kernel's minimum TCP round trip of the connection
+(``TCP_INFO``'s ``tcpi_min_rtt``, read by server/tcpinfo.py) plus ``KERNEL_SLACK_MS``, when
+the server holds the player's TCP connection itself; behind a reverse proxy, a configured
+fixed bound (settings ``race_kernel_rtt`` and ``race_max_rtt_ms``, docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from arabesque.core.decision import Reaction
 
@@ -27,9 +35,10 @@ from arabesque.core.decision import Reaction
 #: enough that a few slow pongs (or pongs slowed on purpose around one race) hardly move the
 #: median, short enough to follow a connection that really changes (Wi-Fi to mobile).
 WINDOW_SAMPLES = 16
-#: The largest one-way latency corrected for. A client that slows its pongs looks farther
-#: away and gains exactly the extra delay it fakes; this cap bounds that gain (a client on a
-#: 20 ms line can gain at most 2 * 200 - 20 = 380 ms). Honest clients farther than this
+#: The largest one-way latency corrected for by default (the fixed bound is twice this, a
+#: setting: ``race_max_rtt_ms``). A client that slows its pongs looks farther away; without
+#: the kernel's round trip (behind a proxy) this cap is all that bounds its gain (a client
+#: on a 20 ms line could gain 2 * 200 - 20 = 380 ms). Honest clients farther than this
 #: (geostationary satellite, about 300 ms one-way) are under-corrected by the excess.
 MAX_ONE_WAY_MS = 200.0
 #: Whatever the estimates say, the race never waits more than this after a seat's window.
@@ -41,26 +50,58 @@ GRACE_MS = 50.0
 #: kept (and clamped at 0) but reported by ``RaceTimer.implausible`` for review, since it is
 #: what a client faking a long round trip, or guessing, produces.
 MIN_PLAUSIBLE_MS = 100.0
+#: How far above the kernel's minimum TCP round trip the credited round trip may go. It is
+#: the most a client gains by holding its pongs back (the kernel's measurement does not see
+#: that delay), and the jitter an honest connection keeps credit for: a connection whose
+#: median round trip is more than this above its best one is under-corrected by the excess.
+KERNEL_SLACK_MS = 20.0
+#: A pong median this far above the kernel's round trip is logged and recorded for review:
+#: more than jitter and the event loops explain (a client holding its pongs back, or a
+#: stalled client process).
+SUSPICIOUS_GAP_MS = 100.0
+#: ... once the median has this many samples behind it (a pong or two delayed by the
+#: server's own busy event loop is not worth a look).
+SUSPICIOUS_SAMPLES = WINDOW_SAMPLES // 2
 
 
 class LatencyEstimate:
     """One connection's round-trip estimate, fed by the server's ping/pong.
 
     The estimate is the median of the last ``WINDOW_SAMPLES`` round trips, capped at
-    ``2 * MAX_ONE_WAY_MS``. Why the median: the race's own two legs are a fresh draw from
+    ``bound_ms``. Why the median: the race's own two legs are a fresh draw from
     the same distribution as a ping's, so the fair correction is that distribution's centre;
     the median is that centre without being dragged by upward outliers (a pong stalled by a
     garbage-collection pause or a TCP retransmission), which a mean is. The minimum would be
     robust too, but it subtracts the *best* round trip, so it penalises a jittery connection
     by its typical jitter while a steady one loses nothing: unfair between seats. Round trips
     cannot be faked shorter than they are (a pong cannot answer a ping before it arrives,
-    when the ping carries an unpredictable nonce), only longer, which the cap bounds.
+    when the ping carries an unpredictable nonce), only longer, which the bound limits.
+
+    The bound (``bound_ms``) is ``max_round_trip_ms`` (by default ``2 * MAX_ONE_WAY_MS``)
+    and, once ``kernel_round_trip`` has been given the kernel's minimum TCP round trip of the
+    connection, at most that plus ``slack_ms``: holding pongs back then gains at most
+    ``slack_ms``.
     """
 
-    __slots__ = ("_recent",)
+    __slots__ = ("_recent", "kernel_min_ms", "kernel_rtt_ms", "max_round_trip_ms", "slack_ms")
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        max_round_trip_ms: float = 2 * MAX_ONE_WAY_MS,
+        slack_ms: float = KERNEL_SLACK_MS,
+    ) -> None:
+        if not (math.isfinite(max_round_trip_ms) and max_round_trip_ms >= 0):
+            raise ValueError(f"max_round_trip_ms must be >= 0, got {max_round_trip_ms!r}")
+        if not (math.isfinite(slack_ms) and slack_ms >= 0):
+            raise ValueError(f"slack_ms must be >= 0, got {slack_ms!r}")
         self._recent: deque[float] = deque(maxlen=WINDOW_SAMPLES)
+        self.max_round_trip_ms = float(max_round_trip_ms)
+        self.slack_ms = float(slack_ms)
+        #: The kernel's minimum TCP round trip of the connection (None: not known, then
+        #: only ``max_round_trip_ms`` bounds the credit).
+        self.kernel_min_ms: float | None = None
+        #: The kernel's smoothed TCP round trip, for logs only (delayed ACKs inflate it).
+        self.kernel_rtt_ms: float | None = None
 
     def add_sample(self, rtt_ms: float) -> None:
         """Record one round trip: the server's receive time of a pong minus the time it
@@ -69,6 +110,17 @@ class LatencyEstimate:
             raise ValueError(f"a round trip is a finite number of ms >= 0, got {rtt_ms!r}")
         self._recent.append(float(rtt_ms))
 
+    def kernel_round_trip(self, min_rtt_ms: float | None, rtt_ms: float | None = None) -> None:
+        """The kernel's TCP round trips of the connection, read with a pong: its minimum
+        (``tcpi_min_rtt``, which delayed ACKs do not inflate) bounds the credit; the smoothed
+        one (``tcpi_rtt``) is kept for the logs. None: unknown (the bound is then the fixed
+        one again)."""
+        for value in (min_rtt_ms, rtt_ms):
+            if value is not None and not (math.isfinite(value) and value >= 0):
+                raise ValueError(f"a kernel round trip is a number of ms >= 0, got {value!r}")
+        self.kernel_min_ms = None if min_rtt_ms is None else float(min_rtt_ms)
+        self.kernel_rtt_ms = None if rtt_ms is None else float(rtt_ms)
+
     @property
     def samples(self) -> int:
         """Round trips recorded so far (the window keeps the last ``WINDOW_SAMPLES``)."""
@@ -76,7 +128,7 @@ class LatencyEstimate:
 
     @property
     def raw_round_trip_ms(self) -> float:
-        """The median of the recent round trips, uncapped (0.0 before any sample): for
+        """The median of the recent round trips, unbounded (0.0 before any sample): for
         display and logs, never for correcting."""
         if not self._recent:
             return 0.0
@@ -87,18 +139,72 @@ class LatencyEstimate:
         return (ordered[mid - 1] + ordered[mid]) / 2
 
     @property
-    def one_way_ms(self) -> float:
-        """The correction applied to each of this client's two receive times: the reveal
-        reached the client this long after it was written, and the press left the client
-        this long before it was received. A reaction is therefore corrected by twice this,
-        the round trip. Half the median round trip, at most ``MAX_ONE_WAY_MS``; 0.0 before
-        any sample."""
-        return min(self.raw_round_trip_ms / 2, MAX_ONE_WAY_MS)
+    def bound_ms(self) -> float:
+        """The largest round trip credited: ``max_round_trip_ms``, and at most the kernel's
+        minimum round trip + ``slack_ms`` when that is known."""
+        return credit_bound(self.max_round_trip_ms, self.kernel_min_ms, self.slack_ms)
 
     @property
     def round_trip_ms(self) -> float:
-        """The correction subtracted from a reaction: ``2 * one_way_ms``."""
-        return 2 * self.one_way_ms
+        """The correction subtracted from a reaction: the median round trip, at most
+        ``bound_ms``."""
+        return min(self.raw_round_trip_ms, self.bound_ms)
+
+    @property
+    def one_way_ms(self) -> float:
+        """The correction applied to each of this client's two receive times: the reveal
+        reached the client this long after it was written, and the press left the client
+        this long before it was received: half of ``round_trip_ms``; 0.0 before any
+        sample."""
+        return self.round_trip_ms / 2
+
+    @property
+    def gap_ms(self) -> float | None:
+        """How far the pongs' median round trip is above the kernel's minimum (None when
+        the kernel's is not known): jitter for an honest connection, more for a client that
+        holds its pongs back."""
+        if self.kernel_min_ms is None or not self._recent:
+            return None
+        return self.raw_round_trip_ms - self.kernel_min_ms
+
+    @property
+    def suspicious(self) -> bool:
+        """The pongs' median (of at least ``SUSPICIOUS_SAMPLES``) is slower than the kernel's
+        round trip by more than ``SUSPICIOUS_GAP_MS``: worth a log line and a look."""
+        gap = self.gap_ms
+        return self.samples >= SUSPICIOUS_SAMPLES and gap is not None and gap > SUSPICIOUS_GAP_MS
+
+    def describe(self) -> str:
+        """The estimate in words, for logs."""
+        kernel = (
+            "unknown"
+            if self.kernel_min_ms is None
+            else f"min {self.kernel_min_ms:.1f} ms"
+            + ("" if self.kernel_rtt_ms is None else f", smoothed {self.kernel_rtt_ms:.1f} ms")
+        )
+        return (
+            f"pong median {self.raw_round_trip_ms:.1f} ms over {self.samples} samples, "
+            f"kernel {kernel}, credited {self.round_trip_ms:.1f} ms"
+        )
+
+
+def credit_bound(max_round_trip_ms: float, kernel_min_ms: float | None, slack_ms: float) -> float:
+    """The largest round trip a seat is credited with: the fixed bound, and at most the
+    kernel's minimum TCP round trip + ``slack_ms`` when the kernel's is known."""
+    if kernel_min_ms is None:
+        return max_round_trip_ms
+    return min(max_round_trip_ms, kernel_min_ms + slack_ms)
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What one seat's press was corrected by, kept for review: the pongs' median round
+    trip, the kernel's minimum round trip (None: unknown), the round trip credited."""
+
+    pong_ms: float
+    kernel_min_ms: float | None
+    credited_ms: float
+    suspicious: bool
 
 
 class RaceTimer:
@@ -119,6 +225,7 @@ class RaceTimer:
         self._allowance: dict[int, float] = {}
         self._ms: dict[int, float] = {}
         self._actions: dict[int, int] = {}
+        self._corrections: dict[int, Correction] = {}
 
     def _check_seat(self, seat: int) -> None:
         if seat not in self.seats:
@@ -165,7 +272,11 @@ class RaceTimer:
                 f"seat {seat} pressed before the race was revealed to it; call revealed() "
                 "when the reveal frame is written"
             )
-        ms = max(0.0, received_ms - sent - latency.round_trip_ms)
+        credited = latency.round_trip_ms
+        ms = max(0.0, received_ms - sent - credited)
+        self._corrections[seat] = Correction(
+            latency.raw_round_trip_ms, latency.kernel_min_ms, credited, latency.suspicious
+        )
         self._ms[seat] = ms
         self._actions[seat] = self.reaction.action_for(ms)
         return ms
@@ -210,6 +321,17 @@ class RaceTimer:
     def reactions_ms(self) -> Mapping[int, float]:
         """The corrected reaction time of each seat that pressed (for logs and review)."""
         return dict(self._ms)
+
+    @property
+    def corrections(self) -> Mapping[int, Correction]:
+        """What each seat that pressed was corrected by (for logs and review)."""
+        return dict(self._corrections)
+
+    def suspicious(self) -> frozenset[int]:
+        """Seats whose pongs were much slower than the kernel's round trip of their
+        connection when they pressed (``LatencyEstimate.suspicious``): the credit was bounded,
+        but the gap is worth a look."""
+        return frozenset(s for s, c in self._corrections.items() if c.suspicious)
 
     def implausible(self) -> frozenset[int]:
         """Seats whose corrected reaction is under ``MIN_PLAUSIBLE_MS``: faster than a

@@ -200,6 +200,7 @@ class RaceRunner:
             self.race = None
             state = table.state
             assert state is not None
+            _log_suspicious(table.id, race.timer)
             applied: list[tuple[int, str]] = []
             for seat, action in race.timer.actions().items():
                 try:
@@ -225,3 +226,28 @@ class RaceRunner:
         """Stop the race's closer (server shutdown)."""
         if self.race is not None and self.race.closer is not None:
             self.race.closer.cancel()
+
+
+def _log_suspicious(table_id: str, timer: RaceTimer) -> None:
+    """Log the seats whose press was corrected from pongs much slower than the kernel's
+    round trip (a warning: the credit was bounded, the gap is for review), and implausibly
+    fast ones (info)."""
+    corrections = timer.corrections
+    reactions = timer.reactions_ms
+    suspicious = timer.suspicious()
+    for seat in sorted(suspicious | timer.implausible()):
+        c = corrections[seat]
+        kernel = "unknown" if c.kernel_min_ms is None else f"{c.kernel_min_ms:.1f} ms"
+        # A warning when the pongs ran far behind the kernel's round trip; only a note for
+        # a reaction too fast to be human (a bot-like client, or a press sent blind).
+        log.log(
+            logging.WARNING if seat in suspicious else logging.INFO,
+            "table %s: race press of seat %d to review: reaction %.0f ms after crediting "
+            "%.1f ms of round trip (pong median %.1f ms, kernel minimum %s)",
+            table_id,
+            seat,
+            reactions[seat],
+            c.credited_ms,
+            c.pong_ms,
+            kernel,
+        )

@@ -71,6 +71,20 @@ class Settings(BaseModel):
     abandon_idle_s: float = Field(24 * 3600.0, gt=0)
     #: How often the idle tables are looked for (in the database, so also after a restart).
     idle_check_s: float = Field(60.0, gt=0)
+    #: A connection that has not sent a complete request head this long after it opened (or
+    #: after it began its next request) is answered 408 and closed (server/serving.py).
+    header_timeout_s: float = Field(10.0, gt=0)
+    #: The lamp race: bound each seat's credited round trip by the kernel's TCP round trip
+    #: of its connection (minimum + ``race_rtt_slack_ms``), so holding pongs back gains at
+    #: most the slack. Only right when the server holds the players' TCP connections itself:
+    #: behind a reverse proxy the kernel sees the proxy's hop, so turn it off there
+    #: (``--behind-proxy``) and rely on ``race_max_rtt_ms`` (docs/deploy.md).
+    race_kernel_rtt: bool = True
+    #: How far above the kernel's minimum round trip the credit may go (ms).
+    race_rtt_slack_ms: float = Field(20.0, ge=0, le=1000)
+    #: The largest round trip credited in the lamp race in any case (ms): what a client
+    #: holding its pongs back can reach when the kernel's round trip is not used.
+    race_max_rtt_ms: float = Field(400.0, ge=0, le=900)
     #: Run ``alembic upgrade head`` at startup.
     migrate: bool = True
 
