@@ -74,6 +74,7 @@ class ServerThread:
             log_level="warning",
             ws_max_size=self.settings.ws_hard_limit_bytes,
             ws_per_message_deflate=self.settings.ws_compression,
+            proxy_headers=False,  # as `arabesque serve`: the app reads X-Forwarded-For
             lifespan="on",
         )
         self.server = uvicorn.Server(config)

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import logging
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,7 +22,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from starlette.requests import ClientDisconnect
 from starlette.websockets import WebSocketDisconnect
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from arabesque import __version__
 from arabesque.agents.registry import agent_names
@@ -54,6 +57,7 @@ from arabesque.server.protocol import (
     TableStatus,
     parse_client_message,
 )
+from arabesque.server.ratelimit import RateLimit, limited
 from arabesque.server.replays import (
     ReplayFrame,
     RulesPage,
@@ -64,6 +68,8 @@ from arabesque.server.replays import (
 from arabesque.server.settings import Settings
 from arabesque.server.table import TableRuntime
 
+log = logging.getLogger("arabesque.server")
+
 #: Pings a connection may leave unanswered before the oldest is forgotten.
 MAX_OPEN_PINGS = 8
 #: Wrong tokens in a row before a connection is closed.
@@ -71,12 +77,20 @@ MAX_BAD_HELLOS = 3
 #: Close codes (4000-4999 are the application's own).
 CLOSE_NO_TABLE = 4404
 CLOSE_BAD_TOKEN = 4003
+CLOSE_SPECTATORS_FULL = 4029
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ApiError, "description": "the host token is missing or wrong"},
     404: {"model": ApiError, "description": "no such table, seat or game"},
     409: {"model": ApiError, "description": "the table is not in a state that allows this"},
 }
+
+_RATE_LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {"model": ApiError, "description": "too many from this address; see Retry-After"},
+}
+#: The app's rate limits (``app.state.limits``, server/ratelimit.py).
+TABLES_LIMIT = "tables"
+UPLOADS_LIMIT = "uploads"
 
 TableId = Annotated[str, Path(max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 
@@ -119,14 +133,26 @@ def game_options(params_type: type[Params]) -> list[OptionInfo]:
 
 
 async def _read_limited(request: Request, limit: int) -> bytes:
-    """The request's body, refused (413) past ``limit`` bytes without reading it all."""
+    """The request's body, refused (413) past ``limit`` bytes without reading it all.
+
+    A client that goes away mid-body (an upload cancelled) is logged in one line, and the
+    request ends there (400, which nobody reads)."""
     chunks = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise LobbyError(413, "too_large", f"the body is over {limit} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise LobbyError(413, "too_large", f"the body is over {limit} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        log.info(
+            "%s %s: the client went away after %d bytes of the body",
+            request.method,
+            request.url.path,
+            size,
+        )
+        raise LobbyError(400, "aborted", "the body was cut off") from None
     return b"".join(chunks)
 
 
@@ -162,11 +188,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.limits = {
+        TABLES_LIMIT: RateLimit(settings.tables_per_minute, settings.table_burst),
+        UPLOADS_LIMIT: RateLimit(settings.uploads_per_minute, settings.upload_burst),
+    }
+    if settings.trusted_proxies:
+        # The client's address from X-Forwarded-For, only when a trusted proxy sent it
+        # (uvicorn itself runs with proxy_headers=False: cli.py).
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
 
     @app.exception_handler(LobbyError)
     async def _lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
         body = ApiError(code=exc.code, message=exc.message)
-        return JSONResponse(body.model_dump(), status_code=exc.status)
+        return JSONResponse(body.model_dump(), status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid_body(_request: Request, exc: RequestValidationError) -> Response:
@@ -233,7 +267,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
         return rows
 
-    @app.post("/api/tables", response_model=CreateTableResponse, status_code=201, responses=_ERRORS)
+    @app.post(
+        "/api/tables",
+        response_model=CreateTableResponse,
+        status_code=201,
+        responses={**_ERRORS, **_RATE_LIMITED},
+        dependencies=[Depends(limited(TABLES_LIMIT, "tables created"))],
+    )
     async def create_table(body: CreateTableRequest, hub: HubDep) -> CreateTableResponse:
         table, host_token = await hub.create(body)
         return CreateTableResponse(table=table.info(), host_token=host_token)
@@ -317,7 +357,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             **_ERRORS,
             400: {"model": ApiError, "description": "not a record, or one that does not replay"},
             413: {"model": ApiError, "description": "over 4 MiB"},
+            **_RATE_LIMITED,
         },
+        dependencies=[Depends(limited(UPLOADS_LIMIT, "records uploaded"))],
         openapi_extra={
             "requestBody": {
                 "required": True,
@@ -393,7 +435,14 @@ async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings:
                             conn.close_soon(CLOSE_BAD_TOKEN, "wrong tokens")
                         continue
                 conn.words = message.words
-                await table.connect(conn, seat, message.log_from)
+                if not await table.connect(conn, seat, message.log_from):
+                    limit = settings.max_spectators
+                    conn.error(
+                        ErrorCode.SPECTATORS_FULL,
+                        f"this table already has {limit} spectators, the server's limit; "
+                        "try again later",
+                    )
+                    conn.close_soon(CLOSE_SPECTATORS_FULL, "too many spectators")
             elif not conn.hello:
                 conn.error(
                     ErrorCode.HELLO_FIRST,

@@ -46,6 +46,7 @@ class ErrorCode(StrEnum):
     RACE = "race"
     NO_RACE = "no_race"
     UNAVAILABLE = "unavailable"
+    SPECTATORS_FULL = "spectators_full"
 
 
 class _Strict(BaseModel):
