@@ -236,6 +236,13 @@ def test_an_option_given_twice_differently_is_refused(server: ServerThread) -> N
     body = {"game": "magic-lamp", "players": 2, "options": {"num_players": 3}}
     response = httpx.post(f"{server.url}/api/tables", json=body)
     assert response.status_code == 422 and "player count once" in response.json()["message"]
+    # A key repeated in the JSON: its last value must not silently win.
+    raw = b'{"game": "ali-baba", "options": {"variant": "standard", "variant": "smaller-cave"}}'
+    response = httpx.post(
+        f"{server.url}/api/tables", content=raw, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422
+    assert response.json()["message"] == "'variant' is given twice with different values"
     assert _tables(server.url) == before
     # The same value twice is no conflict.
     body = {

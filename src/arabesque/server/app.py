@@ -30,6 +30,7 @@ from arabesque import __version__
 from arabesque.agents.registry import agent_names
 from arabesque.bench import default_players
 from arabesque.core.game import Params
+from arabesque.core.limits import quote
 from arabesque.core.records import MAX_RECORD_BYTES
 from arabesque.core.registry import game_ids, get_game
 from arabesque.server import db
@@ -156,6 +157,26 @@ async def _read_limited(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def _clashing_key(body: bytes) -> str | None:
+    """The first key of an object in the JSON ``body`` given twice with different values
+    (None: none; a body that is not JSON has been refused before this is asked)."""
+    clash: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for key, value in items:
+            if key in seen and seen[key] != value and not clash:
+                clash.append(key)
+            seen[key] = value
+        return seen
+
+    try:
+        json.loads(body, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        return None
+    return clash[0] if clash else None
+
+
 def _hub(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
@@ -274,7 +295,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         responses={**_ERRORS, **_RATE_LIMITED},
         dependencies=[Depends(limited(TABLES_LIMIT, "tables created"))],
     )
-    async def create_table(body: CreateTableRequest, hub: HubDep) -> CreateTableResponse:
+    async def create_table(
+        body: CreateTableRequest, hub: HubDep, request: Request
+    ) -> CreateTableResponse:
+        # JSON lets a key repeat and keeps the last: an option given twice differently
+        # must be refused, not decided by its order (the body is read already: cached).
+        clash = _clashing_key(await request.body())
+        if clash is not None:
+            raise LobbyError(
+                422, "bad_params", f"{quote(clash)} is given twice with different values"
+            )
         table, host_token = await hub.create(body)
         return CreateTableResponse(table=table.info(), host_token=host_token)
 
