@@ -25,7 +25,8 @@ from typing import Any
 import httpx
 import pytest
 
-from arabesque.server.ratelimit import RateLimit
+from arabesque.server import ratelimit
+from arabesque.server.ratelimit import RateLimit, limit_key
 from arabesque.server.settings import Settings
 from tests.server_client import GameClient, Lobby, ServerThread
 
@@ -114,6 +115,25 @@ def test_a_token_bucket_allows_a_burst_then_the_rate() -> None:
     assert limit.take("a") is None
     assert limit.take("a") is not None
     assert RateLimit(per_minute=0, burst=1).take("a") is None  # 0: no limit
+
+
+def test_quiet_addresses_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ratelimit, "PRUNE_AT", 10)
+    now = [0.0]
+    limit = RateLimit(per_minute=60, burst=2, clock=lambda: now[0])
+    for i in range(11):
+        limit.take(f"10.0.0.{i}")
+    assert len(limit._buckets) == 11  # none has refilled yet
+    now[0] = 5.0  # every bucket is full again: forgetting them changes nothing
+    limit.take("10.0.1.1")
+    assert list(limit._buckets) == ["10.0.1.1"]
+
+
+def test_ipv6_clients_are_counted_by_their_64_network() -> None:
+    assert limit_key("2001:db8:1:2:aaaa::1") == limit_key("2001:db8:1:2:bbbb::2")
+    assert limit_key("2001:db8:1:2::1") != limit_key("2001:db8:1:3::1")
+    assert limit_key("::ffff:203.0.113.5") == "203.0.113.5" == limit_key("203.0.113.5")
+    assert limit_key("testclient") == "testclient"
 
 
 def _create(http: httpx.Client, **headers: str) -> httpx.Response:

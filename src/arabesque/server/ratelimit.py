@@ -13,6 +13,7 @@ front of the app for that, so ``request.client`` is already the right address he
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections.abc import Callable
@@ -42,6 +43,7 @@ class RateLimit:
         self.clock = clock
         #: key -> (tokens left, when they were counted)
         self._buckets: dict[str, tuple[float, float]] = {}
+        self._pruned = -math.inf
 
     @property
     def enabled(self) -> bool:
@@ -59,12 +61,13 @@ class RateLimit:
             self._buckets[key] = (tokens, now)
             return (1.0 - tokens) / self.per_second
         self._buckets[key] = (tokens - 1.0, now)
-        if len(self._buckets) > PRUNE_AT:
-            self._prune(now)
+        if len(self._buckets) > PRUNE_AT and now - self._pruned >= 1.0:
+            self._prune(now)  # at most once a second: a walk over every bucket
         return None
 
     def _prune(self, now: float) -> None:
         """Forget the buckets that have refilled (forgetting them changes nothing)."""
+        self._pruned = now
         full = [
             key
             for key, (tokens, then) in self._buckets.items()
@@ -75,8 +78,24 @@ class RateLimit:
 
 
 def client_address(request: Request) -> str:
-    """The client's address (after the trusted proxies' ``X-Forwarded-For``, if any)."""
-    return request.client.host if request.client is not None else "unknown"
+    """The client's address (after the trusted proxies' ``X-Forwarded-For``, if any), as
+    limits count it: an IPv6 address by its /64 network, which is what one customer
+    usually gets (counting each address would let one client use millions)."""
+    host = request.client.host if request.client is not None else "unknown"
+    return limit_key(host)
+
+
+def limit_key(host: str) -> str:
+    """``host`` as the limits count it: IPv4 as is, IPv6 by its /64 network."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv4Address):
+        return host
+    if address.ipv4_mapped is not None:  # ::ffff:203.0.113.5 is 203.0.113.5
+        return str(address.ipv4_mapped)
+    return str(ipaddress.IPv6Network((address, 64), strict=False))
 
 
 def limited(name: str, what: str) -> Callable[[Request], None]:
