@@ -84,7 +84,9 @@ class Server:
         env = dict(os.environ, ARABESQUE_DATA_DIR=str(data_dir))
         env.pop("ARABESQUE_DATABASE_URL", None)
         command = [sys.executable, "-m", "arabesque.server", "--host", HOST, "--port",
-                   str(self.port), "--log-level", log_level]
+                   str(self.port), "--log-level", log_level,
+                   # Every table comes from this one address.
+                   "--tables-per-minute", "0"]
         if database_url:
             command += ["--database-url", database_url]
         if compression:

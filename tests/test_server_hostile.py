@@ -899,12 +899,13 @@ def _databases() -> list[Any]:
 @pytest.fixture(params=_databases())
 def lobby_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerThread]:
     """A server on SQLite, and on PostgreSQL (a fresh schema) where one is configured."""
+    # Dozens of refused creations from one address: above the default rate limit.
     if request.param == "sqlite":
-        with _serving(Settings(data_dir=tmp_path)) as (server, _):
+        with _serving(Settings(data_dir=tmp_path, table_burst=1000)) as (server, _):
             yield server
     else:
         with pg_schema(DATABASE_URL) as url, _serving(
-            Settings(data_dir=tmp_path, database_url=url)
+            Settings(data_dir=tmp_path, database_url=url, table_burst=1000)
         ) as (server, _):
             yield server
 

@@ -75,7 +75,11 @@ class Lobby:
 
 @pytest.fixture(scope="module")
 def lobby(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lobby]:
-    with ServerThread(Settings(data_dir=tmp_path_factory.mktemp("openapi"))) as server:
+    # The fuzzer creates tables by the hundred from one address: no rate limits.
+    settings = Settings(
+        data_dir=tmp_path_factory.mktemp("openapi"), tables_per_minute=0, uploads_per_minute=0
+    )
+    with ServerThread(settings) as server:
         http = httpx.Client(base_url=server.url, timeout=30)
         lobby = Lobby(server, http, {})
         # A running game of two humans and no clock: it stays running, nobody moves.

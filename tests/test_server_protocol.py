@@ -21,7 +21,10 @@ MAX_MESSAGE = 4096
 @pytest.fixture
 def server(tmp_path: Path) -> Any:
     settings = Settings(
-        data_dir=tmp_path, max_message_bytes=MAX_MESSAGE, ws_hard_limit_bytes=64 * 1024
+        data_dir=tmp_path,
+        max_message_bytes=MAX_MESSAGE,
+        ws_hard_limit_bytes=64 * 1024,
+        min_clock_s=0.1,  # clocks of 0.2 s run out fast
     )
     with ServerThread(settings) as srv:
         yield srv

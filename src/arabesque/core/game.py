@@ -27,7 +27,7 @@ from arabesque.core.errors import (
     StaleStateError,
 )
 from arabesque.core.events import Event
-from arabesque.core.limits import quote
+from arabesque.core.limits import clip, quote
 from arabesque.core.observer import FloatArray, Observer
 from arabesque.core.scoring import Score, rank_scores
 
@@ -62,11 +62,11 @@ class Params:
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(map(str, set(data) - names))
         if unknown:
-            raise ParamsError(f"unknown params {unknown}; known: {sorted(names)}")
+            raise ParamsError(f"unknown params {quote(unknown)}; known: {sorted(names)}")
         try:
             return cls(**dict(data))
         except TypeError as exc:
-            raise ParamsError(f"bad params {dict(data)}: {exc}") from exc
+            raise ParamsError(f"bad params {quote(dict(data))}: {clip(str(exc))}") from exc
 
     def with_changes(self, **changes: Any) -> Self:
         return dataclasses.replace(self, **changes)
@@ -161,11 +161,11 @@ class GameSpec:
             )
         players = params.num_players
         if isinstance(players, bool) or not isinstance(players, int):
-            raise ParamsError(f"num_players must be an integer, got {players!r}")
+            raise ParamsError(f"num_players must be an integer, got {quote(players)}")
         if not self.min_players <= players <= self.max_players:
             raise ParamsError(
                 f"{self.name} is for {self.min_players}-{self.max_players} players, "
-                f"not {params.num_players}"
+                f"not {quote(params.num_players)}"
             )
         self.state_type.validate_params(params)
 

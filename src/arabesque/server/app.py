@@ -22,12 +22,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from starlette.requests import ClientDisconnect
 from starlette.websockets import WebSocketDisconnect
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from arabesque import __version__
 from arabesque.agents.registry import agent_names
 from arabesque.bench import default_players
 from arabesque.core.game import Params
+from arabesque.core.limits import quote
 from arabesque.core.records import MAX_RECORD_BYTES
 from arabesque.core.registry import game_ids, get_game
 from arabesque.server import db
@@ -59,6 +62,7 @@ from arabesque.server.protocol import (
     parse_client_message,
 )
 from arabesque.server.race import LatencyEstimate
+from arabesque.server.ratelimit import RateLimit, limited
 from arabesque.server.replays import (
     ReplayFrame,
     RulesPage,
@@ -73,6 +77,8 @@ from arabesque.server.words import seat_name
 
 log = logging.getLogger("arabesque.server")
 
+log = logging.getLogger("arabesque.server")
+
 #: Pings a connection may leave unanswered before the oldest is forgotten.
 MAX_OPEN_PINGS = 8
 #: Wrong tokens in a row before a connection is closed.
@@ -80,12 +86,20 @@ MAX_BAD_HELLOS = 3
 #: Close codes (4000-4999 are the application's own).
 CLOSE_NO_TABLE = 4404
 CLOSE_BAD_TOKEN = 4003
+CLOSE_SPECTATORS_FULL = 4029
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ApiError, "description": "the host token is missing or wrong"},
     404: {"model": ApiError, "description": "no such table, seat or game"},
     409: {"model": ApiError, "description": "the table is not in a state that allows this"},
 }
+
+_RATE_LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {"model": ApiError, "description": "too many from this address; see Retry-After"},
+}
+#: The app's rate limits (``app.state.limits``, server/ratelimit.py).
+TABLES_LIMIT = "tables"
+UPLOADS_LIMIT = "uploads"
 
 TableId = Annotated[str, Path(max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 
@@ -128,15 +142,47 @@ def game_options(params_type: type[Params]) -> list[OptionInfo]:
 
 
 async def _read_limited(request: Request, limit: int) -> bytes:
-    """The request's body, refused (413) past ``limit`` bytes without reading it all."""
+    """The request's body, refused (413) past ``limit`` bytes without reading it all.
+
+    A client that goes away mid-body (an upload cancelled) is logged in one line, and the
+    request ends there (400, which nobody reads)."""
     chunks = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise LobbyError(413, "too_large", f"the body is over {limit} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise LobbyError(413, "too_large", f"the body is over {limit} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        log.info(
+            "%s %s: the client went away after %d bytes of the body",
+            request.method,
+            request.url.path,
+            size,
+        )
+        raise LobbyError(400, "aborted", "the body was cut off") from None
     return b"".join(chunks)
+
+
+def _clashing_key(body: bytes) -> str | None:
+    """The first key of an object in the JSON ``body`` given twice with different values
+    (None: none; a body that is not JSON has been refused before this is asked)."""
+    clash: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for key, value in items:
+            if key in seen and seen[key] != value and not clash:
+                clash.append(key)
+            seen[key] = value
+        return seen
+
+    try:
+        json.loads(body, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        return None
+    return clash[0] if clash else None
 
 
 def _hub(request: Request) -> Hub:
@@ -171,11 +217,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.limits = {
+        TABLES_LIMIT: RateLimit(settings.tables_per_minute, settings.table_burst),
+        UPLOADS_LIMIT: RateLimit(settings.uploads_per_minute, settings.upload_burst),
+    }
+    if settings.trusted_proxies:
+        # The client's address from X-Forwarded-For, only when a trusted proxy sent it
+        # (uvicorn itself runs with proxy_headers=False: cli.py).
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
 
     @app.exception_handler(LobbyError)
     async def _lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
         body = ApiError(code=exc.code, message=exc.message)
-        return JSONResponse(body.model_dump(), status_code=exc.status)
+        return JSONResponse(body.model_dump(), status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid_body(_request: Request, exc: RequestValidationError) -> Response:
@@ -242,8 +296,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
         return rows
 
-    @app.post("/api/tables", response_model=CreateTableResponse, status_code=201, responses=_ERRORS)
-    async def create_table(body: CreateTableRequest, hub: HubDep) -> CreateTableResponse:
+    @app.post(
+        "/api/tables",
+        response_model=CreateTableResponse,
+        status_code=201,
+        responses={**_ERRORS, **_RATE_LIMITED},
+        dependencies=[Depends(limited(TABLES_LIMIT, "tables created"))],
+    )
+    async def create_table(
+        body: CreateTableRequest, hub: HubDep, request: Request
+    ) -> CreateTableResponse:
+        # JSON lets a key repeat and keeps the last: an option given twice differently
+        # must be refused, not decided by its order (the body is read already: cached).
+        clash = _clashing_key(await request.body())
+        if clash is not None:
+            raise LobbyError(
+                422, "bad_params", f"{quote(clash)} is given twice with different values"
+            )
         table, host_token = await hub.create(body)
         return CreateTableResponse(table=table.info(), host_token=host_token)
 
@@ -355,7 +424,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             **_ERRORS,
             400: {"model": ApiError, "description": "not a record, or one that does not replay"},
             413: {"model": ApiError, "description": "over 4 MiB"},
+            **_RATE_LIMITED,
         },
+        dependencies=[Depends(limited(UPLOADS_LIMIT, "records uploaded"))],
         openapi_extra={
             "requestBody": {
                 "required": True,
@@ -449,7 +520,14 @@ async def _serve_socket(websocket: WebSocket, table_id: str, hub: Hub, settings:
                             conn.close_soon(CLOSE_BAD_TOKEN, "wrong tokens")
                         continue
                 conn.words = message.words
-                await table.connect(conn, seat, message.log_from)
+                if not await table.connect(conn, seat, message.log_from):
+                    limit = settings.max_spectators
+                    conn.error(
+                        ErrorCode.SPECTATORS_FULL,
+                        f"this table already has {limit} spectators, the server's limit; "
+                        "try again later",
+                    )
+                    conn.close_soon(CLOSE_SPECTATORS_FULL, "too many spectators")
             elif not conn.hello:
                 conn.error(
                     ErrorCode.HELLO_FIRST,

@@ -65,6 +65,35 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         "it opened or began a request (default 10)",
     )
     p.add_argument(
+        "--trusted-proxy",
+        dest="trusted_proxies",
+        action="append",
+        metavar="ADDRESS",
+        help="a reverse proxy (address or network, e.g. 10.0.0.0/8; '*' for any) whose "
+        "X-Forwarded-For names the client, for the limits per address; repeat for several "
+        "(default: none, the client is the socket's peer)",
+    )
+    p.add_argument(
+        "--tables-per-minute",
+        type=float,
+        metavar="N",
+        help="tables one address may create a minute, after a burst of 20 (default 10; "
+        "0: no limit)",
+    )
+    p.add_argument(
+        "--uploads-per-minute",
+        type=float,
+        metavar="N",
+        help="records one address may upload to the replay viewer a minute, after a burst "
+        "of 120 (default 120; 0: no limit)",
+    )
+    p.add_argument(
+        "--max-spectators",
+        type=int,
+        metavar="N",
+        help="spectators one table holds at once (default 150)",
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -101,6 +130,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         race_max_rtt_ms=getattr(args, "max_race_rtt_ms", None),
         race_rtt_slack_ms=getattr(args, "race_rtt_slack_ms", None),
         header_timeout_s=getattr(args, "header_timeout", None),
+        trusted_proxies=getattr(args, "trusted_proxies", None),
+        tables_per_minute=getattr(args, "tables_per_minute", None),
+        uploads_per_minute=getattr(args, "uploads_per_minute", None),
+        max_spectators=getattr(args, "max_spectators", None),
     )
     url = settings.resolved_database_url()
     shown = url if url.startswith("sqlite") else _hide_password(url)

@@ -3,12 +3,23 @@ routes (app.py) answer it with its HTTP status and code."""
 
 from __future__ import annotations
 
+from arabesque.core.limits import clip
+
+#: The longest message a lobby error carries.
+MAX_MESSAGE = 500
+
 
 class LobbyError(Exception):
     """A lobby request that cannot be done; ``status`` is the HTTP status to answer with."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
+        # A message quotes what it refused; cut, so a huge value is not echoed whole.
+        message = clip(message, MAX_MESSAGE)
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        #: Extra response headers (``Retry-After`` of a 429).
+        self.headers = headers

@@ -23,6 +23,7 @@ from arabesque.agents.registry import make_agent
 from arabesque.bench import default_players
 from arabesque.core.errors import ArabesqueError
 from arabesque.core.game import GameSpec, Params
+from arabesque.core.limits import quote
 from arabesque.core.registry import get_game
 from arabesque.server import db
 from arabesque.server.commit import GroupCommit
@@ -195,7 +196,28 @@ class Hub:
             raise LobbyError(404, "no_game", str(exc)) from None
         options: dict[str, Any] = dict(request.options)
         if request.variant is not None:
+            given = options.get("variant", request.variant)
+            if given != request.variant:
+                # One would silently win over the other.
+                raise LobbyError(
+                    422,
+                    "bad_params",
+                    f"variant {quote(request.variant)} and options.variant {quote(given)} "
+                    "disagree; give the variant once",
+                )
             options["variant"] = request.variant
+        if "num_players" in options:
+            if request.players is not None and options["num_players"] != request.players:
+                raise LobbyError(
+                    422,
+                    "bad_params",
+                    f"players {request.players} and options.num_players "
+                    f"{quote(options['num_players'])} disagree; give the player count once",
+                )
+            raise LobbyError(
+                422, "bad_params", "give the player count as 'players', not as an option"
+            )
+        self._check_clock(request)
         data_param = spec.params_type.DATA_PARAM
         if data_param is not None and options.get(data_param) is not None:
             # A data param names a file: a stranger must not make the server read its files.
@@ -248,6 +270,30 @@ class Hub:
         self.tables[data.id] = table
         await auto_start(table)
         return table, host_token
+
+    def _check_clock(self, request: CreateTableRequest) -> None:
+        """Refuse a clock outside the server's bounds (``Settings.min_clock_s``...)."""
+        settings = self.settings
+        bounds = [
+            ("per_move_s", request.clock.per_move_s, settings.max_move_clock_s),
+            ("per_game_s", request.clock.per_game_s, settings.max_game_clock_s),
+        ]
+        for name, value, most in bounds:
+            if value is None:
+                continue
+            if value < settings.min_clock_s:
+                raise LobbyError(
+                    422,
+                    "bad_clock",
+                    f"clock.{name} is at least {settings.min_clock_s:g} s on this server, "
+                    f"got {value:.3g}",
+                )
+            if value > most:
+                raise LobbyError(
+                    422,
+                    "bad_clock",
+                    f"clock.{name} is at most {most:g} s on this server, got {value:.3g}",
+                )
 
     def check_host(self, table: TableRuntime, token: str | None) -> None:
         if token is None or not secrets.compare_digest(

@@ -47,6 +47,7 @@ class ErrorCode(StrEnum):
     NO_RACE = "no_race"
     UNAVAILABLE = "unavailable"
     NOT_AWAY = "not_away"
+    SPECTATORS_FULL = "spectators_full"
 
 
 class _Strict(BaseModel):

@@ -153,6 +153,9 @@ def uvicorn_config(app: Any, settings: Settings, **options: Any) -> uvicorn.Conf
         "ws_per_message_deflate": settings.ws_compression,
         "http": http_protocol(settings.header_timeout_s),
         "ws": websocket_protocol(),
+        # The app reads X-Forwarded-For itself, from Settings.trusted_proxies only (uvicorn's
+        # default would trust it from 127.0.0.1, letting a local client pick its address).
+        "proxy_headers": False,
     }
     values.update(options)
     return uvicorn.Config(app, **values)

@@ -88,6 +88,27 @@ class Settings(BaseModel):
     #: Run ``alembic upgrade head`` at startup.
     migrate: bool = True
 
+    # -- limits a public server needs (README, "The play server") --------------------------
+    #: Spectators one table holds at once (in this process); the next is refused.
+    max_spectators: int = Field(150, ge=0)
+    #: Tables one client address may create: a burst of ``table_burst``, then
+    #: ``tables_per_minute`` (a token bucket); 0 per minute: no limit.
+    tables_per_minute: float = Field(10.0, ge=0)
+    table_burst: int = Field(20, ge=1)
+    #: Records one client address may upload (``POST /api/replay``; the replay viewer sends
+    #: the record again at each step it shows): ``upload_burst``, then ``uploads_per_minute``.
+    uploads_per_minute: float = Field(120.0, ge=0)
+    upload_burst: int = Field(120, ge=1)
+    #: Proxies trusted to name the client in ``X-Forwarded-For`` (addresses or networks,
+    #: e.g. ``("127.0.0.1", "10.0.0.0/8")``, or ``("*",)``); from anyone else the header is
+    #: ignored and the client is the socket's peer address.
+    trusted_proxies: tuple[str, ...] = ()
+    #: The clocks a table may ask for: at least ``min_clock_s`` (per move and per game), at
+    #: most ``max_move_clock_s`` per move and ``max_game_clock_s`` per game.
+    min_clock_s: float = Field(1.0, ge=0)
+    max_move_clock_s: float = Field(86400.0, gt=0)
+    max_game_clock_s: float = Field(7 * 86400.0, gt=0)
+
     @classmethod
     def from_env(cls, **overrides: Any) -> Settings:
         """Settings from the environment, with ``overrides`` (None values are ignored)."""

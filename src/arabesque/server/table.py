@@ -249,10 +249,15 @@ class TableRuntime:
 
     # -- connections -------------------------------------------------------------------
 
-    async def connect(self, conn: Connection, seat: int | None, log_from: int) -> None:
+    async def connect(self, conn: Connection, seat: int | None, log_from: int) -> bool:
         """Register ``conn`` for ``seat`` and send it the welcome: the table, its view and
-        its log from ``log_from`` (a reconnecting client passes the last index it got)."""
+        its log from ``log_from`` (a reconnecting client passes the last index it got).
+        False (and nothing done) for a spectator past ``Settings.max_spectators``."""
         async with self.lock:
+            if seat is None:
+                watching = len(self.connections.get(None, ()))
+                if watching >= self.hub.settings.max_spectators:
+                    return False
             conn.seat = seat
             conn.hello = True
             if seat is not None:
@@ -269,6 +274,7 @@ class TableRuntime:
             self.connections.setdefault(seat, set()).add(conn)
             conn.send(self._welcome(conn, log_from), self.racing.reveal_hook(seat, conn))
             self.broadcast_table(exclude=conn)
+        return True
 
     async def resync(self, conn: Connection) -> None:
         """Send ``conn`` its whole view again, as a welcome (the log from the start)."""

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, Self
 from arabesque.core.decision import Decision as CoreDecision
 from arabesque.core.errors import ParamsError
 from arabesque.core.game import GameState, Params
+from arabesque.core.limits import quote
 from arabesque.core.scoring import Score, rank_scores
 from arabesque.games.ali_baba.actions import ActionSpace, action_space
 from arabesque.games.ali_baba.components import SET_POINTS, Board, Tiles, load_tiles
@@ -69,7 +70,7 @@ class AliBabaState(GameState):
         assert isinstance(params, AliBabaParams)
         if params.variant not in VARIANTS:
             raise ParamsError(
-                f"unknown variant {params.variant!r}; variants: {', '.join(VARIANTS)}"
+                f"unknown variant {quote(params.variant)}; variants: {', '.join(VARIANTS)}"
             )
         # rulebook, Variant smaller cave: "for 2 players".
         if params.variant == SMALLER_CAVE and params.num_players != 2:

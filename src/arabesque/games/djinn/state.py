@@ -19,6 +19,7 @@ from typing import Any, Self
 from arabesque.core.decision import Decision, DecisionStack
 from arabesque.core.errors import ParamsError
 from arabesque.core.game import GameState, Params
+from arabesque.core.limits import quote
 from arabesque.core.scoring import Score, rank_scores
 from arabesque.games.djinn.actions import Layout, layout_of, parse
 from arabesque.games.djinn.components import Components, load_components
@@ -184,13 +185,17 @@ class DjinnState(GameState):
         assert isinstance(params, DjinnParams)
         for name in ("first_game", "longer"):
             if not isinstance(getattr(params, name), bool):
-                raise ParamsError(f"{name} must be true or false, got {getattr(params, name)!r}")
+                raise ParamsError(
+                    f"{name} must be true or false, got {quote(getattr(params, name))}"
+                )
         for name, low, high in (("tom_deck", 12, 15), ("max_rounds", 1, 100000)):
             value = getattr(params, name)
             if type(value) is not int or not low <= value <= high:
-                raise ParamsError(f"{name} must be an integer in {low}..{high}, got {value!r}")
+                raise ParamsError(f"{name} must be an integer in {low}..{high}, got {quote(value)}")
         if params.components is not None and not isinstance(params.components, str):
-            raise ParamsError(f"components must be a file path or null, got {params.components!r}")
+            raise ParamsError(
+                f"components must be a file path or null, got {quote(params.components)}"
+            )
         load_components(params.components)
 
     @classmethod

@@ -16,6 +16,7 @@ from arabesque.core.decision import Decision as CoreDecision
 from arabesque.core.errors import ParamsError
 from arabesque.core.events import Event
 from arabesque.core.game import GameState, Params
+from arabesque.core.limits import quote
 from arabesque.core.observer import cached_on
 from arabesque.core.scoring import Score
 from arabesque.games.magic_lamp import actions as A
@@ -100,13 +101,15 @@ class MagicLampState(GameState):
     def validate_params(cls, params: Params) -> None:
         assert isinstance(params, MagicLampParams)
         if not isinstance(params.my_precious, bool):
-            raise ParamsError(f"my_precious must be true or false, got {params.my_precious!r}")
+            raise ParamsError(f"my_precious must be true or false, got {quote(params.my_precious)}")
         if isinstance(params.max_turns, bool) or not isinstance(params.max_turns, int):
-            raise ParamsError(f"max_turns must be an integer, got {params.max_turns!r}")
+            raise ParamsError(f"max_turns must be an integer, got {quote(params.max_turns)}")
         if params.components is not None and not isinstance(params.components, str):
-            raise ParamsError(f"components must be a file path or null, got {params.components!r}")
+            raise ParamsError(
+                f"components must be a file path or null, got {quote(params.components)}"
+            )
         if params.max_turns < 1:
-            raise ParamsError(f"max_turns must be at least 1, got {params.max_turns}")
+            raise ParamsError(f"max_turns must be at least 1, got {quote(params.max_turns)}")
         comp = load_components(params.components)
         needed = params.num_players * params.starting_cards_per_player
         if len(comp.starting_cards) < needed:
