@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self, TypeVar
 
@@ -239,8 +239,13 @@ class GameState(ABC):
     rng: random.Random
     history: list[tuple[int, int]]
     events: list[Event]
-    #: Rises by one with every applied action (a server compares it with what a client saw).
+    #: Rises by one with every applied action (records and copies count by it). What a
+    #: viewer is shown is its own version, ``version_for(viewer)``.
     version: int = 0
+    #: Per viewer (the seats, then the spectators), how many applied actions it could not
+    #: see (other seats' moves in a secret phase not yet revealed): ``version_for``. None
+    #: while every viewer has seen every action.
+    _unseen: tuple[int, ...] | None = None
     #: Whether the rules record events; search and simulation copies switch it off.
     logging: bool = True
     #: Whether applied actions are kept in ``history`` (records need it; search does not).
@@ -307,6 +312,25 @@ class GameState(ABC):
         so a game lists every seat of the phase that ``seat`` cannot see finished."""
         return self.to_act()
 
+    def secret_phase(self) -> Hashable | None:
+        """What identifies the secret simultaneous phase the game is in (setting dice, the
+        race, choosing a tile to show), None outside one. An action that leaves the game in
+        the phase it was taken in is seen by its own seat only (the others are still shown
+        that seat as to act, ``to_act_seen_by``); the one that ends the phase, the reveal, by
+        everyone. This is what versions count (``version_for``); it must be cheap, as
+        ``apply`` asks it before and after every action."""
+        return None
+
+    def version_for(self, seat: int | None) -> int:
+        """The version ``seat`` (None: a spectator) sees: how many applied actions it could
+        see. It moves only when its view or its log does, so it betrays no secret move; its
+        actions are fresh at it (``apply(..., version=)``)."""
+        _check_seat(seat, self.num_players, spectator=True)
+        unseen = self._unseen
+        if unseen is None:
+            return self.version
+        return self.version - unseen[self.num_players if seat is None else seat]
+
     @abstractmethod
     def legal_actions(self, player: int) -> Sequence[int]:
         """Legal actions of ``player`` now, ascending; empty when the player may not act."""
@@ -318,13 +342,18 @@ class GameState(ABC):
     def apply(self, player: int, action: int, version: int | None = None) -> None:
         """Apply ``player``'s ``action``; a bad one raises and leaves the state unchanged.
 
-        ``version``, when given, is the state version the caller decided on; a state that
-        has moved on since refuses the action with ``StaleStateError``."""
-        if version is not None and version != self.version:
-            raise StaleStateError(
-                f"the action was chosen at state version {version!r}, but the game is at "
-                f"version {self.version}; look at the game again"
-            )
+        ``version``, when given, is the version the player decided on (its own,
+        ``version_for(player)``); when the player has seen the game move on since, the action
+        is refused with ``StaleStateError``."""
+        if version is not None:
+            seen = self.version
+            if type(player) is int and 0 <= player < self.num_players and self._unseen:
+                seen -= self._unseen[player]
+            if version != seen:
+                raise StaleStateError(
+                    f"the action was chosen at state version {version!r}, but the game is at "
+                    f"version {seen}; look at the game again"
+                )
         # ``type(x) is int`` is the common case and settles both checks at once; anything
         # else (bool, other types, int subclasses) takes the full isinstance test.
         if type(action) is not int and (isinstance(action, bool) or not isinstance(action, int)):
@@ -354,10 +383,15 @@ class GameState(ABC):
                 f"{self.action_to_str(action)!r} is not legal for player {player} now "
                 f"({self.phase_description()}); legal: {quoted}{more}"
             )
+        secret = self.secret_phase()
         self._apply(player, action)
         if self.recording:
             self.history.append((player, action))
         self.version += 1
+        if secret is not None and secret == self.secret_phase():
+            # A move within a secret phase: only its own seat saw it.
+            unseen = self._unseen or (0,) * (self.num_players + 1)
+            self._unseen = tuple(u if i == player else u + 1 for i, u in enumerate(unseen))
 
     def legal_mask(self, player: int) -> list[bool]:
         """The legal actions of ``player`` as a mask over the whole action space (for RL)."""
@@ -422,7 +456,12 @@ class GameState(ABC):
         data = self.observer.view(self, seat)
         data["game"] = self.spec.id
         data["seat"] = seat
-        data["version"] = self.version
+        unseen = self._unseen
+        data["version"] = (
+            self.version
+            if unseen is None
+            else self.version - unseen[self.num_players if seat is None else seat]
+        )
         acting = self.to_act()
         data["to_act"] = sorted(self.to_act_seen_by(seat))
         data["is_over"] = self.is_over
@@ -502,6 +541,7 @@ class GameState(ABC):
         new = self._copy(True)
         # Set here rather than in each game's ``_copy``, which may list its fields one by one.
         new.hand_arranged = self.hand_arranged
+        new._unseen = self._unseen  # a tuple, never mutated
         return new
 
     def search_copy(self) -> Self:
@@ -512,6 +552,7 @@ class GameState(ABC):
         new = self._copy(False)
         new.logging = new.recording = False
         new.hand_arranged = self.hand_arranged
+        new._unseen = self._unseen
         new.rng = random.Random(hash((self.seed, self.version)))
         return new
 
