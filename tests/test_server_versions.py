@@ -100,17 +100,16 @@ async def _trial(server: ServerThread, lobby: Lobby, secret_first: bool) -> dict
         for client in (c0, watcher):
             await client.send({"type": "sync"})
             await client.expect("welcome")
-    finally:
-        for client in (c0, c1, watcher):
-            await client.close()
-    return {
-        "latency": latency,
-        "seen": {
+        # Taken before anyone leaves (a departure is announced to those still there).
+        seen = {
             "infos": infos,
             "seat0": [f for f in c0.frames if f["type"] != "ping"],
             "watcher": [f for f in watcher.frames if f["type"] != "ping"],
-        },
-    }
+        }
+    finally:
+        for client in (c0, c1, watcher):
+            await client.close()
+    return {"latency": latency, "seen": seen}
 
 
 async def test_a_secret_move_changes_nothing_anyone_else_is_shown(server: ServerThread) -> None:

@@ -567,6 +567,8 @@ class GameState(ABC):
         new.determinized = True
         # Kept for consistency only: a determinized copy forgets the setup and makes no record.
         new.hand_arranged = self.hand_arranged
+        # The seat's view, version included, is the same in the copy.
+        new._unseen = self._unseen
         new.seed = rng.getrandbits(63)
         new.rng = random.Random(new.seed)
         new._resample(player, rng)
