@@ -140,4 +140,5 @@ async def test_a_secret_move_changes_nothing_anyone_else_is_shown(server: Server
     assert [a["version"] for a in acks] == [1]
     assert [i["version"] for i in seen[True][0]["infos"]] == [0, 0, 0]
     medians = {k: statistics.median(v) * 1000 for k, v in latencies.items()}
+    print(f"median ack latency, ms: seat 1 still, {medians[False]:.2f}; moved, {medians[True]:.2f}")
     assert abs(medians[True] - medians[False]) < 2.0, medians
