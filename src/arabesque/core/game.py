@@ -242,10 +242,10 @@ class GameState(ABC):
     #: Rises by one with every applied action (records and copies count by it). What a
     #: viewer is shown is its own version, ``version_for(viewer)``.
     version: int = 0
-    #: Per viewer (the seats, then the spectators), how many applied actions it could not
-    #: see (other seats' moves in a secret phase not yet revealed): ``version_for``. None
-    #: while every viewer has seen every action.
-    _unseen: tuple[int, ...] | None = None
+    #: The applied actions seen by their own seat only (moves in a secret phase, before its
+    #: reveal): per seat how many it made, then how many in all. A viewer's version is
+    #: ``version`` less those it did not make (``version_for``). None while there were none.
+    _hidden: list[int] | None = None
     #: Whether the rules record events; search and simulation copies switch it off.
     logging: bool = True
     #: Whether applied actions are kept in ``history`` (records need it; search does not).
@@ -326,10 +326,10 @@ class GameState(ABC):
         see. It moves only when its view or its log does, so it betrays no secret move; its
         actions are fresh at it (``apply(..., version=)``)."""
         _check_seat(seat, self.num_players, spectator=True)
-        unseen = self._unseen
-        if unseen is None:
+        hidden = self._hidden
+        if hidden is None:
             return self.version
-        return self.version - unseen[self.num_players if seat is None else seat]
+        return self.version - hidden[-1] + (0 if seat is None else hidden[seat])
 
     @abstractmethod
     def legal_actions(self, player: int) -> Sequence[int]:
@@ -347,8 +347,11 @@ class GameState(ABC):
         is refused with ``StaleStateError``."""
         if version is not None:
             seen = self.version
-            if type(player) is int and 0 <= player < self.num_players and self._unseen:
-                seen -= self._unseen[player]
+            hidden = self._hidden
+            if hidden is not None:
+                seen -= hidden[-1]
+                if type(player) is int and 0 <= player < self.num_players:
+                    seen += hidden[player]
             if version != seen:
                 raise StaleStateError(
                     f"the action was chosen at state version {version!r}, but the game is at "
@@ -390,8 +393,11 @@ class GameState(ABC):
         self.version += 1
         if secret is not None and secret == self.secret_phase():
             # A move within a secret phase: only its own seat saw it.
-            unseen = self._unseen or (0,) * (self.num_players + 1)
-            self._unseen = tuple(u if i == player else u + 1 for i, u in enumerate(unseen))
+            hidden = self._hidden
+            if hidden is None:
+                hidden = self._hidden = [0] * (self.num_players + 1)
+            hidden[player] += 1
+            hidden[-1] += 1
 
     def legal_mask(self, player: int) -> list[bool]:
         """The legal actions of ``player`` as a mask over the whole action space (for RL)."""
@@ -456,11 +462,11 @@ class GameState(ABC):
         data = self.observer.view(self, seat)
         data["game"] = self.spec.id
         data["seat"] = seat
-        unseen = self._unseen
+        hidden = self._hidden
         data["version"] = (
             self.version
-            if unseen is None
-            else self.version - unseen[self.num_players if seat is None else seat]
+            if hidden is None
+            else self.version - hidden[-1] + (0 if seat is None else hidden[seat])
         )
         acting = self.to_act()
         data["to_act"] = sorted(self.to_act_seen_by(seat))
@@ -541,7 +547,7 @@ class GameState(ABC):
         new = self._copy(True)
         # Set here rather than in each game's ``_copy``, which may list its fields one by one.
         new.hand_arranged = self.hand_arranged
-        new._unseen = self._unseen  # a tuple, never mutated
+        new._hidden = None if self._hidden is None else list(self._hidden)
         return new
 
     def search_copy(self) -> Self:
@@ -552,7 +558,7 @@ class GameState(ABC):
         new = self._copy(False)
         new.logging = new.recording = False
         new.hand_arranged = self.hand_arranged
-        new._unseen = self._unseen
+        new._hidden = None if self._hidden is None else list(self._hidden)
         new.rng = random.Random(hash((self.seed, self.version)))
         return new
 
@@ -568,7 +574,7 @@ class GameState(ABC):
         # Kept for consistency only: a determinized copy forgets the setup and makes no record.
         new.hand_arranged = self.hand_arranged
         # The seat's view, version included, is the same in the copy.
-        new._unseen = self._unseen
+        new._hidden = None if self._hidden is None else list(self._hidden)
         new.seed = rng.getrandbits(63)
         new.rng = random.Random(new.seed)
         new._resample(player, rng)
