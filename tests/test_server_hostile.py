@@ -147,10 +147,14 @@ async def _play_until_single_turn(clients: list[GameClient], timeout: float = 30
 
 
 def _seen(client: GameClient) -> int:
-    """The version at which this seat last saw a change: the last update it was sent (the
-    server sends a seat nothing when a step changes nothing it can see). Its actions are
-    fresh from there to the current version."""
-    versions = [f["view"]["version"] for f in client.frames if f["type"] == "update"]
+    """The seat's own version: that of the last update it was sent (the server sends a seat
+    nothing when a step changes nothing it can see, and the seat's version does not move).
+    Its actions are fresh at that version only."""
+    versions = [
+        f["view"]["version"]
+        for f in client.frames
+        if f["type"] in ("welcome", "update") and f["view"] is not None
+    ]
     return max(versions, default=0)
 
 
@@ -400,7 +404,7 @@ class Generator:
         return rng.choice([t.version + 1, t.version + rng.randrange(2, 1000), 2**53 - 1])
 
     def _fresh_version(self, t: Target) -> int:
-        return self.rng.randint(t.seen, t.version)
+        return self.rng.randint(t.seen, t.version)  # t.seen == t.version: the seat's own
 
     def semantic(self, t: Target) -> Probe:
         rng = self.rng
@@ -629,17 +633,20 @@ async def test_ten_thousand_hostile_messages_change_nothing(
         texts = {a: state.action_to_str(a) for a in sorted(sample)}
         assert any(a not in legal for a in texts)
 
-        def seat_target(name: str, role: str, c: GameClient, v: int) -> Target:
-            return Target(name, role, c, seat=c.seat, version=v, seen=_seen(c), legal=legal,
+        def seat_target(name: str, role: str, c: GameClient) -> Target:
+            # A seat's actions are fresh at its own version only (``version_for``).
+            v = _seen(c)
+            return Target(name, role, c, seat=c.seat, version=v, seen=v, legal=legal,
                           num_actions=state.num_actions, texts=texts)
 
-        finished_version = finished.version
+        assert _seen(actor) == state.version_for(actor.seat)
+        spectator_version = state.version_for(None)
         targets = [
-            seat_target("actor", "actor", actor, version),
-            seat_target("waiting", "waiting", waiting, version),
-            Target("spectator0", "spectator", spectators[0], version=version),
-            Target("spectator1", "spectator", spectators[1], version=version),
-            seat_target("finished", "finished", finished, finished_version),
+            seat_target("actor", "actor", actor),
+            seat_target("waiting", "waiting", waiting),
+            Target("spectator0", "spectator", spectators[0], version=spectator_version),
+            Target("spectator1", "spectator", spectators[1], version=spectator_version),
+            seat_target("finished", "finished", finished),
             Target("unstarted", "unstarted", unstarted, seat=0, version=0),
             *(
                 Target(f"silent{i}", "nohello", c, foreign_token=t1_token1 if i >= 12 else
@@ -677,10 +684,14 @@ async def test_ten_thousand_hostile_messages_change_nothing(
         assert not logs.lines(), logs.lines()[:10]
 
         # A valid move still works, and everyone at the table hears of it.
+        actor_version = state.version_for(actor.seat)
         reply = await actor.act(legal[0])
-        assert reply == {"type": "ack", "ref": reply["ref"], "version": version + 1}
+        assert reply == {"type": "ack", "ref": reply["ref"], "version": actor_version + 1}
+        assert state.version == version + 1
         for watcher in spectators:
-            await watcher.wait_until(lambda c: c.view is not None and c.view["version"] > version)
+            await watcher.wait_until(
+                lambda c: c.view is not None and c.view["version"] > spectator_version
+            )
         # A new connection is welcome as ever.
         newcomer = await client(t2, t2_token0)
         assert newcomer.seat == 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 from typing import Any
+from unittest.mock import ANY
 
 import httpx
 import pytest
@@ -163,11 +164,14 @@ async def test_a_token_acts_and_sees_for_its_own_seat_only(server: ServerThread)
         await asyncio.sleep(0.3)
         for client in (c1, watcher):
             assert [f for f in client.drain() if f["type"] == "update"] == []
-        # Seat 1 still acts at the version it holds, though the game moved on.
+        # Seat 1 still acts at the version it holds, though the game moved on: the versions
+        # are each seat's own, and another's secret move does not move them.
         assert c1.view is not None and c1.view["version"] == 0
         option1 = c1.decision["options"][0]["action"]  # type: ignore[index]
-        assert (await c1.act(option1))["type"] == "ack"
-        await c1.wait_until(lambda c: c.version >= 2)
+        assert (await c1.act(option1)) == {"type": "ack", "ref": ANY, "version": 1}
+        assert c1.version == 1 and c0.version == 1
+        assert watcher.view is not None and watcher.view["version"] == 0
+        assert lobby.table(table_id)["version"] == 0
         for client in (c0, c1):
             for frame in client.frames:
                 if frame["type"] in ("welcome", "update"):
@@ -226,7 +230,8 @@ async def test_refused_messages_change_nothing(server: ServerThread) -> None:
         await c0.send({"type": "sync"})
         welcome = await c0.expect("welcome")
         assert welcome["view"] == before
-        assert lobby.table(table_id)["version"] == version
+        # The table's version is the spectators': seat 0's secret die did not move it.
+        assert lobby.table(table_id)["version"] == 0
         # A frame past the websocket layer's own limit closes that connection, nothing more.
         await c0.send("z" * (64 * 1024 + 10))
         await asyncio.wait_for(c0.closed.wait(), 5)
@@ -246,7 +251,8 @@ async def test_reconnect_restores_the_seat(server: ServerThread) -> None:
             for _ in range(2):
                 await client.wait_until(lambda c: c.decision is not None)
                 assert (await client.act(client.decision["options"][0]["action"]))["type"] == "ack"  # type: ignore[index]
-        await c0.wait_until(lambda c: c.version == 4)
+        # Seat 0 saw its own two dice and the reveal, not seat 1's first die.
+        await c0.wait_until(lambda c: c.version == 3)
         view, log, index = c0.view, list(c0.log), c0.log_index
         await c0.close()
         # Back with the token, asking for the log from where it stopped.

@@ -388,16 +388,18 @@ def leaked(text: str, secrets: set[str]) -> list[str]:
 
 
 class Replay:
-    """A finished table's record replayed: the state at every version it went through."""
+    """A finished table's record replayed: the state at every version a spectator saw (its
+    own, ``version_for(None)``, which a secret move does not move: the first state of each,
+    where the most is still hidden)."""
 
     def __init__(self, record: dict[str, Any]) -> None:
         from arabesque.core.records import GameRecord
 
         game = GameRecord.from_json(record)
         initial = game.initial_state()
-        self.states = {initial.version: initial.clone()}
+        self.states = {initial.version_for(None): initial.clone()}
         for _step, _player, _action, state in game.steps():
-            self.states[state.version] = state.clone()
+            self.states.setdefault(state.version_for(None), state.clone())
 
     def at_most(self, version: int) -> Any:
         """The state at ``version``, or the last before it (the server's version may count

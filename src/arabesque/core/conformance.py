@@ -292,16 +292,58 @@ def check_versions(state: GameState, rng: random.Random) -> None:
     before = copy.fingerprint()
     player = min(copy.to_act())
     action = copy.legal_actions(player)[0]
-    try:
-        copy.apply(player, action, version=copy.version - 1)
-    except StaleStateError:
-        pass
-    else:
-        raise AssertionError("a stale version was accepted")
+    seen = copy.version_for(player)
+    for stale in {seen - 1, seen + 1, copy.version + 1} - {seen}:
+        try:
+            copy.apply(player, action, version=stale)
+        except StaleStateError:
+            pass
+        else:
+            raise AssertionError(f"a stale version {stale} was accepted (fresh: {seen})")
     assert copy.fingerprint() == before, "a refused stale action changed the state"
     version = copy.version
-    copy.apply(player, action, version=version)
+    copy.apply(player, action, version=seen)
     assert copy.version == version + 1
+    assert copy.version_for(player) == seen + 1, "the actor's own version did not move"
+
+
+def _seen(state: GameState, viewer: int | None) -> str:
+    view = state.view(viewer, include_log=False)
+    del view["version"]
+    return json.dumps(view, sort_keys=True)
+
+
+def check_versions_follow_views(
+    spec: GameSpec, params: Params, seed: int, exact: bool = True
+) -> int:
+    """Along a random playout, each viewer's version (``version_for``, the one in its view)
+    moves, by one, exactly when its view (without the log) or its log changes, so that a
+    version never betrays a move the viewer may not see. With ``exact`` false only that it
+    moves whenever they change. Returns how many (step, viewer) pairs were checked."""
+    state = spec.new_game(params, seed=seed)
+    rng = random.Random(seed ^ 0x7E25)
+    viewers: list[int | None] = [*range(state.num_players), None]
+    shown = {v: _seen(state, v) for v in viewers}
+    versions = {v: state.version_for(v) for v in viewers}
+    checked = 0
+    while not state.is_over:
+        index = len(state.events)
+        player, action = random_step(state, rng)
+        for v in viewers:
+            now = _seen(state, v)
+            changed = now != shown[v] or bool(state.log_since(v, index)[0])
+            version = state.version_for(v)
+            assert state.view(v, include_log=False)["version"] == version
+            moved = version - versions[v]
+            what = f"viewer {v} after {state.action_to_str(action)!r} by {player}"
+            assert moved in (0, 1), f"{what}: version moved by {moved}"
+            if changed:
+                assert moved == 1, f"{what}: its view changed but its version did not"
+            elif exact:
+                assert moved == 0, f"{what}: its version moved but nothing it sees did"
+            shown[v], versions[v] = now, version
+            checked += 1
+    return checked
 
 
 def check_determinize_playable(state: GameState, rng: random.Random) -> None:

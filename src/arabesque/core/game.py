@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self, TypeVar
 
@@ -256,8 +256,13 @@ class GameState(ABC):
     rng: random.Random
     history: list[tuple[int, int]]
     events: list[Event]
-    #: Rises by one with every applied action (a server compares it with what a client saw).
+    #: Rises by one with every applied action (records and copies count by it). What a
+    #: viewer is shown is its own version, ``version_for(viewer)``.
     version: int = 0
+    #: The applied actions seen by their own seat only (moves in a secret phase, before its
+    #: reveal): per seat how many it made, then how many in all. A viewer's version is
+    #: ``version`` less those it did not make (``version_for``). None while there were none.
+    _hidden: list[int] | None = None
     #: Whether the rules record events; search and simulation copies switch it off.
     logging: bool = True
     #: Whether applied actions are kept in ``history`` (records need it; search does not).
@@ -324,6 +329,25 @@ class GameState(ABC):
         so a game lists every seat of the phase that ``seat`` cannot see finished."""
         return self.to_act()
 
+    def secret_phase(self) -> Hashable | None:
+        """What identifies the secret simultaneous phase the game is in (setting dice, the
+        race, choosing a tile to show), None outside one. An action that leaves the game in
+        the phase it was taken in is seen by its own seat only (the others are still shown
+        that seat as to act, ``to_act_seen_by``); the one that ends the phase, the reveal, by
+        everyone. This is what versions count (``version_for``); it must be cheap, as
+        ``apply`` asks it before and after every action."""
+        return None
+
+    def version_for(self, seat: int | None) -> int:
+        """The version ``seat`` (None: a spectator) sees: how many applied actions it could
+        see. It moves only when its view or its log does, so it betrays no secret move; its
+        actions are fresh at it (``apply(..., version=)``)."""
+        _check_seat(seat, self.num_players, spectator=True)
+        hidden = self._hidden
+        if hidden is None:
+            return self.version
+        return self.version - hidden[-1] + (0 if seat is None else hidden[seat])
+
     @abstractmethod
     def legal_actions(self, player: int) -> Sequence[int]:
         """Legal actions of ``player`` now, ascending; empty when the player may not act."""
@@ -335,19 +359,27 @@ class GameState(ABC):
     def apply(self, player: int, action: int, version: int | None = None) -> None:
         """Apply ``player``'s ``action``; a bad one raises and leaves the state unchanged.
 
-        ``version``, when given, is the state version the caller decided on; a state that
-        has moved on since refuses the action with ``StaleStateError``."""
+        ``version``, when given, is the version the player decided on (its own,
+        ``version_for(player)``); when the player has seen the game move on since, the action
+        is refused with ``StaleStateError``."""
         # Every argument becomes a plain int before any check, here and once: an int
         # subclass can override ==, <, hash and __index__ to say yes to every comparison,
         # and the checks below (and the rules, and the history) would believe it.
         if version is not None:
-            seen = _plain_int(version)
-            if seen is None:
+            asked = _plain_int(version)
+            if asked is None:
                 raise InvalidActionError(f"a state version is an integer, got {quote(version)}")
-            if seen != self.version:
+            seen = self.version
+            hidden = self._hidden
+            if hidden is not None:
+                seen -= hidden[-1]
+                seat = player if type(player) is int else _plain_int(player)
+                if seat is not None and 0 <= seat < self.num_players:
+                    seen += hidden[seat]
+            if asked != seen:
                 raise StaleStateError(
-                    f"the action was chosen at state version {seen}, but the game is at "
-                    f"version {self.version}; look at the game again"
+                    f"the action was chosen at state version {asked}, but the game is at "
+                    f"version {seen}; look at the game again"
                 )
         if type(action) is not int:  # the common case costs one test
             plain = _plain_int(action)
@@ -382,10 +414,18 @@ class GameState(ABC):
                 f"{self.action_to_str(action)!r} is not legal for player {player} now "
                 f"({self.phase_description()}); legal: {quoted}{more}"
             )
+        secret = self.secret_phase()
         self._apply(player, action)
         if self.recording:
             self.history.append((player, action))
         self.version += 1
+        if secret is not None and secret == self.secret_phase():
+            # A move within a secret phase: only its own seat saw it.
+            hidden = self._hidden
+            if hidden is None:
+                hidden = self._hidden = [0] * (self.num_players + 1)
+            hidden[player] += 1
+            hidden[-1] += 1
 
     def legal_mask(self, player: int) -> list[bool]:
         """The legal actions of ``player`` as a mask over the whole action space (for RL)."""
@@ -450,7 +490,12 @@ class GameState(ABC):
         data = self.observer.view(self, seat)
         data["game"] = self.spec.id
         data["seat"] = seat
-        data["version"] = self.version
+        hidden = self._hidden
+        data["version"] = (
+            self.version
+            if hidden is None
+            else self.version - hidden[-1] + (0 if seat is None else hidden[seat])
+        )
         acting = self.to_act()
         data["to_act"] = sorted(self.to_act_seen_by(seat))
         data["is_over"] = self.is_over
@@ -528,6 +573,7 @@ class GameState(ABC):
         new = self._copy(True)
         # Set here rather than in each game's ``_copy``, which may list its fields one by one.
         new.hand_arranged = self.hand_arranged
+        new._hidden = None if self._hidden is None else list(self._hidden)
         return new
 
     def search_copy(self) -> Self:
@@ -538,6 +584,7 @@ class GameState(ABC):
         new = self._copy(False)
         new.logging = new.recording = False
         new.hand_arranged = self.hand_arranged
+        new._hidden = None if self._hidden is None else list(self._hidden)
         new.rng = random.Random(hash((self.seed, self.version)))
         return new
 
@@ -552,6 +599,8 @@ class GameState(ABC):
         new.determinized = True
         # Kept for consistency only: a determinized copy forgets the setup and makes no record.
         new.hand_arranged = self.hand_arranged
+        # The seat's view, version included, is the same in the copy.
+        new._hidden = None if self._hidden is None else list(self._hidden)
         new.seed = rng.getrandbits(63)
         new.rng = random.Random(new.seed)
         new._resample(player, rng)

@@ -114,7 +114,7 @@ class BotRunner:
         state = table.state
         if state is None or table.changed_at[seat] != epoch or seat not in state.to_act():
             return
-        version = state.version
+        version = state.version_for(seat)
         action = await self.think(seat, agent or self.agent(seat))
         if agent is None and not table.is_bot(seat):
             return  # the away player came back while the stand-in thought (away.py)

@@ -131,7 +131,7 @@ class Clocks:
         if not table.connections.get(seat) and not table.shared:
             # Gone: its next decisions are played at once until it comes back.
             self.away.add(seat)
-        version = state.version
+        version = state.version_for(seat)
         if table.clock.on_timeout == "bot":
             action = await table.bots.think(seat, table.bots.timeout_agent(seat))
         else:

@@ -75,7 +75,7 @@ class HelloMsg(_StrictMessage):
 
     type: Literal["hello"]
     token: Annotated[str, Field(max_length=200)] | None = None
-    #: Raw log index to resume the event log from (the ``log_index`` last received).
+    #: How many events of its log the client has: the ``log_index`` last received.
     log_from: Annotated[int, Field(ge=0, lt=2**31)] = 0
     #: Also send the log in words (``words``, parallel to ``log``), as the browser does.
     words: bool = False

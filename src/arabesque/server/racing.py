@@ -6,7 +6,8 @@ The lamp race (any decision with ``decision.reaction``) is run by a ``RaceTimer`
 is the update carrying the race decision, stamped as it is written to each seat's socket;
 presses are stamped when received and corrected by the seat's round trip; bots answer with
 their own sampled reaction. The answers are applied together when the race closes, so not
-even the version number betrays an early answer.
+even a version number betrays an early answer (each seat is acknowledged with its own,
+``state.version_for``, which the race does not move before it closes).
 
 A table's ``RaceRunner`` (one per ``TableRuntime``, table.py) holds the race open there, if
 any. From the table it uses the lock, the state, when each seat last saw something change
@@ -37,6 +38,7 @@ log = logging.getLogger("arabesque.server")
 @dataclass
 class _Race:
     timer: RaceTimer
+    #: The global version the race opened at (the race's own; never sent to anyone).
     version: int
     opened_ms: float
     closer: asyncio.Task[None] | None = None
@@ -118,10 +120,11 @@ class RaceRunner:
                 f"({state.phase_description()})",
                 ref=ref,
             )
-        if self.table.fresh(seat, version) != state.version:
+        if not self.table.fresh(seat, version):
             return ErrorMsg(
                 code=ErrorCode.STALE,
-                message=f"the race opened at version {race.version}; you sent {version}",
+                message=f"the race opened at your version {state.version_for(seat)}; "
+                f"you sent {version}",
                 ref=ref,
             )
         if action != reaction.none:
@@ -134,7 +137,7 @@ class RaceRunner:
             )
         race.timer.answered(seat, action)
         if conn is not None:
-            conn.send({"type": "ack", "ref": ref, "version": race.version})
+            conn.send({"type": "ack", "ref": ref, "version": state.version_for(seat)})
         self.race_progress()
         return None
 
@@ -146,23 +149,25 @@ class RaceRunner:
         table = self.table
         async with table.lock:
             race = self.race
+            state = table.state
             if seat is None:
                 return ErrorMsg(code=ErrorCode.SPECTATOR, message="spectators do not race", ref=ref)
-            if race is None or seat not in race.timer.seats:
+            if race is None or state is None or seat not in race.timer.seats:
                 return ErrorMsg(
                     code=ErrorCode.NO_RACE, message="there is no race for you to react to", ref=ref
                 )
-            if not table.changed_at[seat] <= version <= race.version:
+            seen = state.version_for(seat)
+            if version != seen:
                 return ErrorMsg(
                     code=ErrorCode.STALE,
-                    message=f"the race opened at version {race.version}; you sent {version}",
+                    message=f"the race opened at your version {seen}; you sent {version}",
                     ref=ref,
                 )
             try:
                 race.timer.pressed(seat, received_ms, conn.latency)
             except ValueError as exc:
                 return ErrorMsg(code=ErrorCode.NO_RACE, message=str(exc), ref=ref)
-            conn.send({"type": "ack", "ref": ref, "version": race.version})
+            conn.send({"type": "ack", "ref": ref, "version": seen})
             self.race_progress()
             return None
 

@@ -13,9 +13,9 @@ table's lock, in this order:
 
 What a connection receives comes only from the game's observer: ``state.view(seat)`` (with
 its decision) and ``state.log_since(seat, index)``, seat None for spectators. A seat whose
-view and log did not change with a step (another seat's secret commitment) is sent nothing,
-not even the new version number, and its actions stay valid at the version it holds: an
-action is fresh when the seat has seen nothing new since the version it names.
+view and log did not change with a step (another seat's secret commitment) is sent nothing:
+every number it is shown (its view's, its acks', the table's) is its own version
+(``state.version_for``), which such a step does not move, and its actions are fresh at it.
 
 The table's other jobs are in modules of their own, each handed the table: its seats and
 start (seats.py), its move clocks (clocks.py, a ``Clocks``), its bots (botrunner.py, a
@@ -101,8 +101,10 @@ class TableRuntime:
         # without the version (``_split_version``).
         self._shown: dict[int | None, bytes | None] = dict.fromkeys(keys)
         self._log_index: dict[int | None, int] = dict.fromkeys(keys, 0)
-        #: The version at which each seat last saw something change: its actions are fresh
-        #: from that version on.
+        #: How many events of its own log each seat has been sent up to ``_log_index``: the
+        #: ``log_index`` it is shown (a raw index would count the events it cannot see).
+        self._log_seen: dict[int | None, int] = dict.fromkeys(keys, 0)
+        #: Each seat's own version (``state.version_for``) when it last saw something change.
         self.changed_at: dict[int | None, int] = dict.fromkeys(keys, 0)
         #: Its bots, race and clocks (botrunner.py, racing.py, clocks.py), each handed the table.
         self.bots = BotRunner(self)
@@ -129,9 +131,9 @@ class TableRuntime:
             state.apply(seat, state.parse_action(text))
         self.state = state
         for key in self.changed_at:
-            self.changed_at[key] = state.version
+            self.changed_at[key] = state.version_for(key)
             self._shown[key] = None
-            self._log_index[key] = len(state.events)
+            self._log_index[key], self._log_seen[key] = _own_index(state, key, None)
 
     def resume(self) -> None:
         """Set bots, clocks and races going for a running game (after start or restart)."""
@@ -152,7 +154,7 @@ class TableRuntime:
         assert state is not None
         for key in self._shown:
             self._shown[key] = _split_version(state.view(key, include_log=False))[1]
-            self._log_index[key] = len(state.events)
+            self._log_index[key], self._log_seen[key] = _own_index(state, key, None)
 
     # -- information -------------------------------------------------------------------
 
@@ -214,7 +216,8 @@ class TableRuntime:
             bot_think_s=self.bot_think_s,
             auto_start=self.auto_start,
             created_at=self.data.created_at.isoformat(),
-            version=None if state is None else state.version,
+            # The spectators' version: the table is public.
+            version=None if state is None else state.version_for(None),
             commitment=self.data.commitment,
             reveal=reveal,
             result=result,
@@ -293,12 +296,15 @@ class TableRuntime:
         index = 0
         if state is not None:
             view = state.view(seat, include_log=False)
-            events, index = state.log_since(seat, min(log_from, len(state.events)))
+            # ``log_from`` counts the events of the seat's own log it has.
+            start, seen = _own_index(state, seat, log_from)
+            events, raw = state.log_since(seat, start)
+            index = seen + len(events)
             if seat is None:
                 # The spectators' view is only kept up to date while one is connected
                 # (send_updates): from this welcome on.
-                self._shown[None] = _split_version(view)[1]
-                self._log_index[None] = index
+                self.changed_at[None], self._shown[None] = _split_version(view)
+                self._log_index[None], self._log_seen[None] = raw, index
         welcome: dict[str, Any] = {
             "type": "welcome",
             "table": self.info().model_dump(mode="json"),
@@ -352,15 +358,12 @@ class TableRuntime:
 
     # -- acting ------------------------------------------------------------------------
 
-    def fresh(self, seat: int, version: int) -> int:
-        """The version to hand ``state.apply``: the current one when the seat has seen
-        nothing new since ``version`` (so another seat's secret move does not make its
-        action stale), else ``version`` itself, which apply refuses as stale."""
+    def fresh(self, seat: int, version: int) -> bool:
+        """Whether ``version`` is the seat's own version now (``state.version_for``): it has
+        seen nothing new since (another seat's secret move does not count)."""
         state = self.state
         assert state is not None
-        if self.changed_at[seat] <= version <= state.version:
-            return state.version
-        return version
+        return version == state.version_for(seat)
 
     async def act(
         self,
@@ -388,7 +391,7 @@ class TableRuntime:
                 race = self.racing.race
                 if race is not None and seat in race.timer.seats and not state.is_over:
                     return self.racing.race_answer(seat, version, action, conn, ref)
-                state.apply(seat, action, version=self.fresh(seat, version))
+                state.apply(seat, action, version=version)
             except ArabesqueError as exc:
                 return ErrorMsg(code=_error_code(exc), message=str(exc), ref=ref)
             self.clocks.clock_spent(seat)
@@ -412,7 +415,7 @@ class TableRuntime:
             self.publish()
             # After the update: a client that has its ack has its new view too.
             if conn is not None:
-                conn.send({"type": "ack", "ref": ref, "version": state.version})
+                conn.send({"type": "ack", "ref": ref, "version": state.version_for(seat)})
             self.after_change()
             return None
 
@@ -467,8 +470,10 @@ class TableRuntime:
         was last sent, so that what follows are true deltas from it (a replay for a restart
         forgets them: its clients reconnect and get a welcome)."""
         shown, index, changed = dict(self._shown), dict(self._log_index), dict(self.changed_at)
+        seen = dict(self._log_seen)
         self.replay()
         self._shown, self._log_index, self.changed_at = shown, index, changed
+        self._log_seen = seen
 
     async def catch_up(self, version: int | None) -> None:
         """Another server process changed this table: bring the live table up to ``version``
@@ -490,28 +495,29 @@ class TableRuntime:
             conns = self.connections.get(key)
             if key is None and not conns:
                 self._shown[None] = None
-                self._log_index[None] = len(state.events)
                 continue
             version, body = _split_version(state.view(key, include_log=False))
             events, index = state.log_since(key, self._log_index[key])
-            changed = bool(events) or body != self._shown[key]
+            changed = bool(events) or body != self._shown[key] or version != self.changed_at[key]
             if changed:
                 self._shown[key] = body
                 self._log_index[key] = index
-                self.changed_at[key] = state.version
+                self._log_seen[key] += len(events)
+                self.changed_at[key] = version
             if key is not None:
                 self.clocks.clock(key)
             if not changed or not conns:
                 continue
             clocks = [] if key is None else self.clocks.clock_info(key)
-            message = _update_frame(version, body, events, index, clocks)
+            seen = self._log_seen[key]
+            message = _update_frame(version, body, events, seen, clocks)
             worded: str | None = None
             for conn in conns:
                 frame = message
                 if conn.words:
                     if worded is None:
                         words = self._words(events)
-                        worded = _update_frame(version, body, events, index, clocks, words)
+                        worded = _update_frame(version, body, events, seen, clocks, words)
                     frame = worded
                 conn.send(frame, self.racing.reveal_hook(key, conn))
 
@@ -566,6 +572,20 @@ class TableRuntime:
         self.clocks.cancel_timers()
         self.racing.close()
         self.bots.close()
+
+
+def _own_index(state: GameState, seat: int | None, count: int | None) -> tuple[int, int]:
+    """The raw event index just past the first ``count`` events ``seat`` may see (None: all
+    of them), and how many it may see before it (fewer when the log is shorter). A client
+    counts only the events of its own log, so its log index says nothing of the others'."""
+    events = state.events
+    seen = 0
+    for i, event in enumerate(events):
+        if seen == count:
+            return i, seen
+        if event.visible_for(seat):
+            seen += 1
+    return len(events), seen
 
 
 def _error_code(exc: ArabesqueError) -> ErrorCode:

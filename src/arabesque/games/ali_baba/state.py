@@ -159,6 +159,10 @@ class AliBabaState(GameState):
             return frozenset(choosing)
         return self.actors
 
+    def secret_phase(self) -> int | None:
+        # The tiles chosen to show are seen by their choosers only until all have chosen.
+        return self.turn if self.phase is Phase.SHOW else None
+
     def show_choosers(self) -> list[int]:
         """The opponents who choose in secret what to show to this turn's yellow effect:
         every opponent with more than one tile (one with a single tile shows it without a

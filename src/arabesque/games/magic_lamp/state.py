@@ -206,6 +206,14 @@ class MagicLampState(GameState):
             return everyone - ONE_SEAT[seat] | (self.waiting & ONE_SEAT[seat])
         return self.to_act()
 
+    def secret_phase(self) -> tuple[int, Phase] | None:
+        # Setting the dice and answering the race are seen by their own seat only until the
+        # phase ends (the reveal; the race's result).
+        phase = self.phase
+        if phase is _SETTING or phase is _RACE:
+            return (self.turn, phase)
+        return None
+
     def legal_actions(self, player: int) -> Sequence[int]:
         phase = self.phase
         # Only a plain int is a seat: True == 1 and 1.0 == 1, but apply refuses both.
