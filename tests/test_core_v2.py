@@ -407,7 +407,8 @@ def test_an_int_subclass_saying_yes_to_everything_is_read_as_its_real_value(
         if others:
             _refused(state, NotYourTurnError, SaysYes(others[0]), legal[0])
         _refused(state, NotYourTurnError, SaysYes(n + 2), legal[0])
-        _refused(state, StaleStateError, seat, legal[0], version=SaysYes(state.version + 1))
+        own = state.version_for(seat)  # the seat's own version (secret moves hidden)
+        _refused(state, StaleStateError, seat, legal[0], version=SaysYes(own + 1))
         for bad in (True, False):
             _refused(state, InvalidActionError, seat, bad)
             _refused(state, InvalidActionError, bad, legal[0])
@@ -415,8 +416,8 @@ def test_an_int_subclass_saying_yes_to_everything_is_read_as_its_real_value(
         # A legal action as SaysYes is applied as that action, by a player given as SaysYes.
         action = rng.choice(legal)
         twin = state.clone()
-        twin.apply(seat, action, version=twin.version)
-        state.apply(SaysYes(seat), SaysYes(action), version=SaysYes(state.version))
+        twin.apply(seat, action, version=own)
+        state.apply(SaysYes(seat), SaysYes(action), version=SaysYes(own))
         assert state.fingerprint() == twin.fingerprint()
         assert all(type(p) is int and type(a) is int for p, a in state.history)
 

@@ -38,18 +38,18 @@ def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     )
     monkeypatch.setattr(seats, "secrets", fixed)
     # No pings during a trial: their nonces are random, and they are not about the game.
-    with ServerThread(Settings(data_dir=tmp_path, ping_interval_s=3600)) as srv:
+    with ServerThread(Settings(data_dir=tmp_path, ping_interval_s=3600, tables_per_minute=0)) as srv:
         yield srv
 
 
 def _public(frame: Any) -> Any:
     """A frame or table info without what differs between two tables whatever is played
-    (the id, creation time, commitment, the client's random refs) and with clock readings
-    taken out (compared apart)."""
+    (the id, creation time, commitment, the client's random refs, when a seat's connection
+    went) and with clock readings taken out (compared apart)."""
     if isinstance(frame, dict):
         out = {}
         for key, value in frame.items():
-            if key in ("id", "created_at", "commitment", "ref"):
+            if key in ("id", "created_at", "commitment", "ref", "away_since"):
                 out[key] = "-" if value is not None else None
             elif key == "move_left_ms":
                 out[key] = "clock" if value is not None else None
