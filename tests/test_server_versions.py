@@ -38,7 +38,8 @@ def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     )
     monkeypatch.setattr(seats, "secrets", fixed)
     # No pings during a trial: their nonces are random, and they are not about the game.
-    with ServerThread(Settings(data_dir=tmp_path, ping_interval_s=3600, tables_per_minute=0)) as srv:
+    settings = Settings(data_dir=tmp_path, ping_interval_s=3600, tables_per_minute=0)
+    with ServerThread(settings) as srv:
         yield srv
 
 
