@@ -290,9 +290,13 @@ def test_two_people_at_one_table(server: ServerThread, lobby: Lobby, browser: An
         table = lobby.table(table_id)
         assert table["status"] == "running"
         assert [s["name"] for s in table["seats"][:2]] == ["Alma", "Bea"]
-        # Each page names both players, and says which one it is.
+        # Each page names both players, and says which one it is. Bea's page first shows the
+        # table as the spectator it was before joining; it says "(you)" once its seat's
+        # welcome has come, so wait for that rather than for any list naming both.
         alma.locator(".players", has_text="Bea").wait_for()
         bea.locator(".players", has_text="Alma").wait_for()
+        alma.locator(".players", has_text="Alma (you)").wait_for()
+        bea.locator(".players", has_text="Bea (you)").wait_for()
         assert "Alma (you)" in alma.inner_text(".players")
         assert "Bea (you)" in bea.inner_text(".players")
 
