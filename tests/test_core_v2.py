@@ -344,37 +344,8 @@ def test_incremental_log_equals_the_full_log(game: str, n: int) -> None:
             state.log_since(0, bad)  # type: ignore[arg-type]
 
 
-class SaysYes(int):
-    """An int that says yes to everything: equal to any value, unequal to none, smaller and
-    larger than anything, hashing like 0 and claiming index 0 (what a hostile client of the
-    engine could pass to ``apply``). Only ``int.__index__`` reads the value it really holds."""
-
-    def __eq__(self, other: object) -> bool:
-        return True
-
-    def __ne__(self, other: object) -> bool:
-        return False
-
-    def __lt__(self, other: object) -> bool:
-        return True
-
-    def __le__(self, other: object) -> bool:
-        return True
-
-    def __gt__(self, other: object) -> bool:
-        return True
-
-    def __ge__(self, other: object) -> bool:
-        return True
-
-    def __hash__(self) -> int:
-        return 0
-
-    def __index__(self) -> int:
-        return 0
-
-    def __int__(self) -> int:
-        return 0
+#: An int saying yes to every comparison (the conformance kit's).
+Lying = kit.AgreesWithEverything
 
 
 def _refused(state: GameState, error: type[Exception], *args: Any, **kwargs: Any) -> None:
@@ -401,23 +372,23 @@ def test_an_int_subclass_saying_yes_to_everything_is_read_as_its_real_value(
         legal = list(state.legal_actions(seat))
         illegal = next(a for a in range(state.num_actions) if a not in legal)
         others = [p for p in range(n) if p not in state.to_act()]
-        _refused(state, IllegalActionError, seat, SaysYes(illegal))
-        _refused(state, InvalidActionError, seat, SaysYes(state.num_actions + 3))
-        _refused(state, InvalidActionError, seat, SaysYes(-1))
+        _refused(state, IllegalActionError, seat, Lying(illegal))
+        _refused(state, InvalidActionError, seat, Lying(state.num_actions + 3))
+        _refused(state, InvalidActionError, seat, Lying(-1))
         if others:
-            _refused(state, NotYourTurnError, SaysYes(others[0]), legal[0])
-        _refused(state, NotYourTurnError, SaysYes(n + 2), legal[0])
+            _refused(state, NotYourTurnError, Lying(others[0]), legal[0])
+        _refused(state, NotYourTurnError, Lying(n + 2), legal[0])
         own = state.version_for(seat)  # the seat's own version (secret moves hidden)
-        _refused(state, StaleStateError, seat, legal[0], version=SaysYes(own + 1))
+        _refused(state, StaleStateError, seat, legal[0], version=Lying(own + 1))
         for bad in (True, False):
             _refused(state, InvalidActionError, seat, bad)
             _refused(state, InvalidActionError, bad, legal[0])
             _refused(state, InvalidActionError, seat, legal[0], version=bad)
-        # A legal action as SaysYes is applied as that action, by a player given as SaysYes.
+        # A legal action given as such an int is applied as that action, by such a player.
         action = rng.choice(legal)
         twin = state.clone()
         twin.apply(seat, action, version=own)
-        state.apply(SaysYes(seat), SaysYes(action), version=SaysYes(own))
+        state.apply(Lying(seat), Lying(action), version=Lying(own))
         assert state.fingerprint() == twin.fingerprint()
         assert all(type(p) is int and type(a) is int for p, a in state.history)
 

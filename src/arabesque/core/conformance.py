@@ -442,6 +442,9 @@ class AgreesWithEverything(int):
     def __index__(self) -> int:
         return 0
 
+    def __int__(self) -> int:
+        return 0
+
 
 def check_lying_ints_refused(state: GameState) -> None:
     """An illegal action, a seat not to act or a stale version, each passed as an
