@@ -1,4 +1,5 @@
-"""Test configuration: hypothesis profiles sized for a shared two-core machine.
+"""Test configuration: hypothesis profiles sized for a shared two-core machine, and the
+databases the server tests run against.
 
 ``HYPOTHESIS_PROFILE=thorough pytest`` runs the property tests with many more examples.
 """
@@ -6,8 +7,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.server_client import pg_schema
 
 settings.register_profile(
     "arabesque",
@@ -23,3 +29,25 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "arabesque"))
+
+
+PG_ENV = "ARABESQUE_TEST_DATABASE_URL"
+
+
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param(
+            "postgresql",
+            marks=pytest.mark.skipif(not os.environ.get(PG_ENV), reason=f"{PG_ENV} is not set"),
+        ),
+    ]
+)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database for a server test: SQLite always, and PostgreSQL (a schema of its
+    own) when ``ARABESQUE_TEST_DATABASE_URL`` names one."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    else:
+        with pg_schema(os.environ[PG_ENV]) as url:
+            yield url

@@ -14,7 +14,6 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,25 +23,8 @@ import pytest
 from arabesque.core.records import GameRecord
 from arabesque.server.settings import Settings
 from arabesque.sim.verify import verify_record
+from tests.conftest import PG_ENV
 from tests.server_client import GameClient, Lobby, ServerThread, pg_schema
-
-PG_ENV = "ARABESQUE_TEST_DATABASE_URL"
-BACKENDS = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(not os.environ.get(PG_ENV), reason=f"{PG_ENV} is not set"),
-    ),
-]
-
-
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'server.sqlite3'}"
-    else:
-        with pg_schema(os.environ[PG_ENV]) as url:
-            yield url
 
 
 def _settings(url: str, tmp_path: Path, **extra: Any) -> Settings:

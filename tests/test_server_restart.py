@@ -6,12 +6,8 @@ names one (each test in a fresh schema, dropped at the end)."""
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from arabesque.core import commitment
 from arabesque.core.records import GameRecord
@@ -21,27 +17,8 @@ from tests.server_client import (
     Lobby,
     ServerProcess,
     audit_frames,
-    pg_schema,
     play_randomly,
 )
-
-PG_ENV = "ARABESQUE_TEST_DATABASE_URL"
-BACKENDS = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(not os.environ.get(PG_ENV), reason=f"{PG_ENV} is not set"),
-    ),
-]
-
-
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'server.sqlite3'}"
-    else:
-        with pg_schema(os.environ[PG_ENV]) as url:
-            yield url
 
 
 async def _play_until(client: GameClient, rng: random.Random, version: int) -> None:
