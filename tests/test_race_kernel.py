@@ -39,7 +39,7 @@ from arabesque.server.app import create_app
 from arabesque.server.serving import uvicorn_config
 from arabesque.server.settings import Settings
 from tests.server_client import GameClient, Lobby
-from tests.test_server_race import LampPlayer, cheat_plan
+from tests.test_server_race import LampPlayer, cheat_plan, race_until
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux")
@@ -264,18 +264,7 @@ async def _play() -> Any:
             await client.expect("welcome")
         lobby.start(table_id, host)
     lobby.close()
-    stop = asyncio.Event()
-    tasks = [asyncio.create_task(p.play(stop)) for p in players]
-    started = time.monotonic()
-    while time.monotonic() - started < 20:
-        await asyncio.sleep(0.25)
-        done = sum(sum(1 for e in p.client.log if e["kind"] == "race") for p in players[::2])
-        if done >= 16:
-            break
-    stop.set()
-    await asyncio.gather(*tasks)
-    for player in players:
-        await player.client.close()
+    await race_until(players, 20, 16)
     gains: list[float] = []
     far_errors: list[float] = []
     near_errors: list[float] = []

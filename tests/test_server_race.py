@@ -210,6 +210,23 @@ class RaceResult:
     winner: int
 
 
+async def race_until(players: list[LampPlayer], play_s: float, enough: int) -> None:
+    """Let the players (two a table, the first of each pair counting) play until ``enough``
+    races have been run over all tables or ``play_s`` seconds have passed, then close them."""
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(p.play(stop)) for p in players]
+    started = time.monotonic()
+    while time.monotonic() - started < play_s:
+        await asyncio.sleep(0.25)
+        done = sum(sum(1 for e in p.client.log if e["kind"] == "race") for p in players[::2])
+        if done >= enough:
+            break
+    stop.set()
+    await asyncio.gather(*tasks)
+    for player in players:
+        await player.client.close()
+
+
 async def play_races(
     settings: Settings,
     tables: list[tuple[Link, Link]],
@@ -240,18 +257,7 @@ async def play_races(
                 await client.expect("welcome")
             lobby.start(table_id, host)
         lobby.close()
-        stop = asyncio.Event()
-        tasks = [asyncio.create_task(p.play(stop)) for p in players]
-        started = time.monotonic()
-        while time.monotonic() - started < play_s:
-            await asyncio.sleep(0.25)
-            done = sum(sum(1 for e in p.client.log if e["kind"] == "race") for p in players[::2])
-            if done >= enough:
-                break
-        stop.set()
-        await asyncio.gather(*tasks)
-        for player in players:
-            await player.client.close()
+        await race_until(players, play_s, enough)
     results = []
     for table in range(len(tables)):
         seats = players[2 * table : 2 * table + 2]
