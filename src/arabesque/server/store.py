@@ -500,24 +500,21 @@ class Store:
                 .execution_options(synchronize_session=False)
             )
 
-    def set_notes(self, table_id: str, notes: list[dict[str, Any]]) -> None:
+    def _update_table(self, table_id: str, **values: Any) -> None:
         with self._session() as s:
             s.execute(
                 update(TableRow)
                 .where(TableRow.id == table_id)
-                .values(notes=notes)
+                .values(**values)
                 .execution_options(synchronize_session=False)
             )
 
+    def set_notes(self, table_id: str, notes: list[dict[str, Any]]) -> None:
+        self._update_table(table_id, notes=notes)
+
     def seen(self, table_id: str, at: datetime) -> None:
         """A human was connected to the table at ``at``."""
-        with self._session() as s:
-            s.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id)
-                .values(seen_at=at)
-                .execution_options(synchronize_session=False)
-            )
+        self._update_table(table_id, seen_at=at)
 
     def abandon(self, table_id: str, reason: str, notes: list[dict[str, Any]]) -> bool:
         """End an open or running table without a result; False if it had already ended."""
