@@ -462,3 +462,29 @@ async def test_after_a_restart_seats_become_away_and_can_be_handed_over(tmp_path
         await ann.close()
         lobby.close()
     del host
+
+
+async def test_a_player_who_joined_but_never_connected_becomes_away_without_a_reload(
+    tmp_path: Path,
+) -> None:
+    """Bob takes his seat and closes the page before it connects; the host starts the game.
+    Ann, connected from the start, is told when Bob's away time is up (a `table` frame), so
+    her page offers the bot without being reloaded."""
+    with ServerThread(_settings(f"sqlite:///{tmp_path / 's.sqlite3'}", tmp_path)) as server:
+        lobby = Lobby(server.url)
+        table_id, host = lobby.create(
+            "ali-baba",
+            players=2,
+            seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+            clock={"per_move_s": None},
+            away_s=1.0,
+        )
+        _, ann_token = lobby.join(table_id, 0, "Ann")
+        ann = GameClient(server.ws_url, table_id, ann_token)
+        await ann.connect()
+        lobby.join(table_id, 1, "Bob")
+        lobby.start(table_id, host)
+        await ann.wait_until(lambda c: c.table["seats"][1]["away"] is True, timeout=6)  # type: ignore[index]
+        assert _seat_bot(lobby, table_id, 1, ann_token).status_code == 200
+        await ann.close()
+        lobby.close()

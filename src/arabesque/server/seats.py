@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from arabesque.agents.registry import make_agent
 from arabesque.core import commitment
-from arabesque.server import db
+from arabesque.server import away, db
 from arabesque.server.errors import LobbyError
 from arabesque.server.store import hash_token, now
 
@@ -114,6 +114,11 @@ async def start(table: TableRuntime) -> None:
         table.data.salt = salt
         table.data.commitment = digest
         table.state = state
+        for s in table.data.seats:
+            if s.kind == db.HUMAN and not table.connections.get(s.seat):
+                # Joined but not connected (a friend who closed the page after joining):
+                # away from the start, and the buttons appear when the away time is up.
+                away.watch(table, s.seat)
         table.broadcast_table()
         table.racing.open_race()
         table.publish()
