@@ -32,7 +32,9 @@ MAX_NOTES = 100
 
 
 def away_since(table: TableRuntime, seat: int) -> datetime | None:
-    """When the seat's player went, for a joined human not connected during the game."""
+    """When the seat's player went, for a joined human not connected during the game: not
+    here, nor through another server process on the database (``table.remote``), where the
+    later of the two goings counts."""
     s = table.seat_data(seat)
     if (
         table.data.status != db.RUNNING
@@ -41,7 +43,15 @@ def away_since(table: TableRuntime, seat: int) -> datetime | None:
         or table.connections.get(seat)
     ):
         return None
-    return table.gone_at.get(seat)
+    here = table.gone_at.get(seat)
+    elsewhere = table.remote.get(seat)
+    if elsewhere is None:
+        return here
+    if elsewhere.connections:
+        return None
+    if here is None or elsewhere.gone_since is None:
+        return here or elsewhere.gone_since
+    return max(here, elsewhere.gone_since)
 
 
 def is_away(table: TableRuntime, seat: int) -> bool:
@@ -67,17 +77,29 @@ async def gone(table: TableRuntime, seat: int) -> None:
     table.gone_at[seat] = now()
     await seen(table)
     watch(table, seat)
+    # The other processes on the database judge the seat away too (docs/fanout.md).
+    table.announce()
 
 
 def watch(table: TableRuntime, seat: int) -> None:
-    """Send the table to everyone once ``seat`` has been gone for the table's away time."""
-    if table.data.status != db.RUNNING:
+    """Send the table to everyone once ``seat`` has been gone for the table's away time
+    (gone here, or through another server process: ``away_since``)."""
+    since = away_since(table, seat)
+    if table.data.status != db.RUNNING or since is None:
         return
     loop = asyncio.get_running_loop()
     old = table.away_timers.pop(seat, None)
     if old is not None:
         old.cancel()
-    table.away_timers[seat] = loop.call_later(table.away_s + 0.05, table.broadcast_table)
+    left = table.away_s - (now() - since).total_seconds()
+    table.away_timers[seat] = loop.call_later(max(left, 0) + 0.05, table.broadcast_table)
+
+
+def watch_remote(table: TableRuntime) -> None:
+    """After reading the other processes' connections: watch the seats gone there."""
+    for seat, presence in table.remote.items():
+        if presence.gone_since is not None and 0 <= seat < len(table.data.seats):
+            watch(table, seat)
 
 
 async def seen(table: TableRuntime) -> None:
@@ -126,6 +148,8 @@ async def seat_bot(table: TableRuntime, seat: int, agent: str, by: str) -> None:
             raise LobbyError(409, "not_away", f"seat {seat} is not a joined human's")
         if s.stand_in is not None:
             raise LobbyError(409, "not_away", f"a {s.stand_in} bot already plays seat {seat}")
+        # The player may be connected through another server process.
+        await table.refresh_presence()
         since = away_since(table, seat)
         if since is None:
             raise LobbyError(409, "not_away", f"seat {seat}'s player is connected")

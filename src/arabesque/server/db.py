@@ -103,6 +103,33 @@ class SeatRow(Base):
     table: Mapped[TableRow] = relationship(back_populates="seats")
 
 
+class PresenceRow(Base):
+    """Who is connected to a table through one server process (0003): several processes
+    behind one database judge a seat away, and count spectators against the cap, from the
+    rows of all of them (away.py). A process keeps its rows fresh (``beat``) while it runs;
+    a row not renewed for a while is a process that died, and counts as gone since then."""
+
+    __tablename__ = "presence"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    #: The server process (its random id, made at start).
+    process: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: The seat, or ``SPECTATORS`` for the table's spectators.
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: Live connections of the seat (or spectators) on that process.
+    connections: Mapped[int] = mapped_column(Integer)
+    #: When the count last went to 0 or up from it.
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When the process last said it still runs.
+    beat: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+#: The ``seat`` of a table's spectators in ``PresenceRow``.
+SPECTATORS = -1
+
+
 class ActionRow(Base):
     __tablename__ = "actions"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from arabesque.server import db
+from arabesque.server import away, db
 from arabesque.server.seats import auto_start
 from arabesque.server.store import TableData, now
 
@@ -45,7 +45,12 @@ async def catch_up(table: TableRuntime, version: int | None) -> None:
         if version is not None and not table.shared:
             table.shared = True
             table.clocks.away.clear()
+        # A seat's player connected or gone there (away.py judges from both).
+        presence_moved = await table.refresh_presence()
         _follow(table, fresh, version)
+        if presence_moved and not table.closed:
+            away.watch_remote(table)
+            table.broadcast_table()
     await auto_start(table)
 
 

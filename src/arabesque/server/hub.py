@@ -25,7 +25,7 @@ from arabesque.core.errors import ArabesqueError
 from arabesque.core.game import GameSpec, Params
 from arabesque.core.limits import quote
 from arabesque.core.registry import get_game
-from arabesque.server import db
+from arabesque.server import away, db
 from arabesque.server.commit import GroupCommit
 from arabesque.server.connection import BACKGROUND
 from arabesque.server.errors import LobbyError
@@ -70,6 +70,9 @@ class Hub:
         self.listeners: list[Listener] = [self._fan_out]
         self._lock = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        #: This process among those on the database (the ``presence`` rows it writes).
+        self.process = secrets.token_hex(8)
+        self._beater: asyncio.Task[None] | None = None
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
@@ -101,7 +104,30 @@ class Hub:
         # Tables nobody has been connected to for too long, read from the database (so a
         # restart does not forget how long they have been left), now and every while.
         await self.sweep_idle()
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        loop = asyncio.get_running_loop()
+        self._sweeper = loop.create_task(self._sweep_forever())
+        if self.fanout.shared:
+            self._beater = loop.create_task(self._beat_forever())
+
+    async def _beat_forever(self) -> None:
+        """Say this process still runs, and read who is connected through the others, so
+        that a player gone there (or a process that died) is judged away here (away.py)."""
+        beat_s = self.settings.presence_beat_s
+        while True:
+            await asyncio.sleep(beat_s)
+            try:
+                at = now()
+                await self.db(self.store.beat, self.process, at, at - timedelta(days=1))
+                for table in list(self.tables.values()):
+                    if table.data.status == db.RUNNING and not table.closed:
+                        was = [away.is_away(table, s.seat) for s in table.data.seats]
+                        moved = await table.refresh_presence()
+                        if moved:
+                            away.watch_remote(table)
+                        if moved or was != [away.is_away(table, s.seat) for s in table.data.seats]:
+                            table.broadcast_table()
+            except Exception:
+                log.exception("the presence beat failed")
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -123,6 +149,7 @@ class Hub:
                 table = await self.get(table_id)
             except LobbyError:
                 continue
+            await table.refresh_presence()
             if table.humans_connected() or (table.data.status == db.RUNNING and table.bots_only()):
                 continue
             hours = f"{limit / 3600:g} h" if limit >= 3600 else f"{limit:g} s"
@@ -166,8 +193,12 @@ class Hub:
             await table.catch_up(None)
 
     async def shutdown(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._beater):
+            if task is not None:
+                task.cancel()
+        if self.fanout.shared:
+            with contextlib.suppress(Exception):  # a dead database: the rows go stale instead
+                await self.db(self.store.drop_presence, self.process)
         await self.fanout.close()
         for table in self.tables.values():
             table.close()

@@ -71,6 +71,10 @@ class Settings(BaseModel):
     abandon_idle_s: float = Field(24 * 3600.0, gt=0)
     #: How often the idle tables are looked for (in the database, so also after a restart).
     idle_check_s: float = Field(60.0, gt=0)
+    #: Several processes on one database (docs/fanout.md): how often each renews its row of
+    #: who is connected through it (the ``presence`` table); a process silent for three
+    #: times this is taken to have died, and its players to have gone when it last spoke.
+    presence_beat_s: float = Field(10.0, gt=0)
     #: A connection that has not sent a complete request head this long after it opened (or
     #: after it began its next request) is answered 408 and closed (server/serving.py).
     header_timeout_s: float = Field(10.0, gt=0)

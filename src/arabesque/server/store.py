@@ -30,6 +30,7 @@ from sqlalchemy import (
     Engine,
     Table,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -47,6 +48,7 @@ from arabesque.server.db import (
     RUNNING,
     ActionRow,
     Base,
+    PresenceRow,
     SeatRow,
     TableRow,
 )
@@ -62,6 +64,21 @@ def hash_token(token: str) -> str:
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+def _utc(at: datetime) -> datetime:
+    # SQLite hands back the stored UTC time without its zone.
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Presence:
+    """A seat (or the spectators) as the other server processes see it (``PresenceRow``)."""
+
+    #: Live connections on other running processes.
+    connections: int = 0
+    #: When the last of them went, None if none did (or while one is connected).
+    gone_since: datetime | None = None
 
 
 @dataclass
@@ -536,3 +553,70 @@ class Store:
                     select(TableRow.id).where(TableRow.status.in_([OPEN, RUNNING]), seen < before)
                 )
             )
+
+    # -- presence: the connections of each process (several processes, one database) ----
+
+    def set_presence(
+        self, process: str, table_id: str, seat: int, connections: int, at: datetime
+    ) -> None:
+        """``process`` now has ``connections`` to ``seat`` of the table (``SPECTATORS``:
+        its spectators), as of ``at``."""
+        with self._session() as s:
+            row = s.get(PresenceRow, (table_id, process, seat))
+            if row is None:
+                s.add(
+                    PresenceRow(
+                        table_id=table_id,
+                        process=process,
+                        seat=seat,
+                        connections=connections,
+                        since=at,
+                        beat=at,
+                    )
+                )
+                return
+            if (row.connections > 0) != (connections > 0):
+                row.since = at
+            row.connections = connections
+            row.beat = at
+
+    def beat(self, process: str, at: datetime, forget_before: datetime) -> None:
+        """``process`` still runs at ``at``; rows no process has renewed since
+        ``forget_before`` are dropped (their processes died long ago)."""
+        with self._session() as s:
+            s.execute(
+                update(PresenceRow)
+                .where(PresenceRow.process == process)
+                .values(beat=at)
+                .execution_options(synchronize_session=False)
+            )
+            s.execute(delete(PresenceRow).where(PresenceRow.beat < forget_before))
+
+    def drop_presence(self, process: str) -> None:
+        """``process`` stops: its connections are gone (a restart starts from none)."""
+        with self._session() as s:
+            s.execute(delete(PresenceRow).where(PresenceRow.process == process))
+
+    def presence(self, table_id: str, process: str, alive_after: datetime) -> dict[int, Presence]:
+        """The table's seats (and ``SPECTATORS``) as the processes other than ``process``
+        hold them. A process whose last beat is before ``alive_after`` is taken to have
+        died then: its connections count as gone since that beat."""
+        with self._session() as s:
+            rows = s.scalars(
+                select(PresenceRow).where(
+                    PresenceRow.table_id == table_id, PresenceRow.process != process
+                )
+            ).all()
+        live: dict[int, int] = {}
+        gone: dict[int, datetime] = {}
+        for row in rows:
+            beat = _utc(row.beat)
+            if row.connections > 0 and beat >= alive_after:
+                live[row.seat] = live.get(row.seat, 0) + row.connections
+                continue
+            went = _utc(row.since) if row.connections == 0 else beat
+            gone[row.seat] = max(went, gone.get(row.seat, went))
+        return {
+            seat: Presence(live.get(seat, 0), None if seat in live else gone.get(seat))
+            for seat in live.keys() | gone.keys()
+        }

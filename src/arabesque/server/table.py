@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from arabesque.core.errors import (
@@ -63,7 +63,7 @@ from arabesque.server.protocol import (
     TableInfo,
 )
 from arabesque.server.racing import RaceRunner
-from arabesque.server.store import Append, SeatData, StoreError, TableData, now
+from arabesque.server.store import Append, Presence, SeatData, StoreError, TableData, now
 from arabesque.server.words import Words, describer
 
 if TYPE_CHECKING:
@@ -92,6 +92,9 @@ class TableRuntime:
         #: just loaded, as nobody is connected to it yet.
         self.gone_at: dict[int, datetime] = {s.seat: now() for s in data.seats}
         self.away_timers: dict[int, asyncio.TimerHandle] = {}
+        #: The seats (and ``db.SPECTATORS``) as the other server processes on the database
+        #: hold them, as last read (``refresh_presence``); empty for a single process.
+        self.remote: dict[int, Presence] = {}
         self.lock = asyncio.Lock()
         self.state: GameState | None = None
         self.connections: dict[int | None, set[Connection]] = {}
@@ -167,8 +170,35 @@ class TableRuntime:
         return data.kind == db.BOT or data.stand_in is not None
 
     def humans_connected(self) -> bool:
-        """A seat's player is connected here (spectators do not count)."""
-        return any(conns for seat, conns in self.connections.items() if seat is not None)
+        """A seat's player is connected here, or through another server process as last
+        heard (spectators do not count)."""
+        return any(conns for seat, conns in self.connections.items() if seat is not None) or any(
+            p.connections for seat, p in self.remote.items() if seat != db.SPECTATORS
+        )
+
+    async def count_presence(self, seat: int | None) -> None:
+        """Store how many connections this process has to ``seat`` (None: spectators), for
+        the other processes on the database (docs/fanout.md); nothing for a single one."""
+        hub = self.hub
+        if not hub.fanout.shared:
+            return
+        key = db.SPECTATORS if seat is None else seat
+        count = len(self.connections.get(seat, ()))
+        try:
+            await hub.db(hub.store.set_presence, hub.process, self.id, key, count, now())
+        except Exception:  # the next change or beat writes it again
+            log.warning("table %s: could not store who is connected", self.id, exc_info=True)
+
+    async def refresh_presence(self) -> bool:
+        """Read who is connected through the other server processes; True if it changed."""
+        hub = self.hub
+        if not hub.fanout.shared:
+            return False
+        alive_after = now() - timedelta(seconds=3 * hub.settings.presence_beat_s)
+        remote = await hub.db(hub.store.presence, self.id, hub.process, alive_after)
+        changed = remote != self.remote
+        self.remote = remote
+        return changed
 
     def bots_only(self) -> bool:
         """Every seat is played by a bot (its own, or an away human's stand-in)."""
@@ -259,6 +289,10 @@ class TableRuntime:
         async with self.lock:
             if seat is None:
                 watching = len(self.connections.get(None, ()))
+                if watching < self.hub.settings.max_spectators:
+                    # The cap is the table's, on every process serving it.
+                    await self.refresh_presence()
+                    watching += self.remote.get(db.SPECTATORS, Presence()).connections
                 if watching >= self.hub.settings.max_spectators:
                     return False
             conn.seat = seat
@@ -275,6 +309,7 @@ class TableRuntime:
                 # Other processes must stop taking this seat for away (docs/fanout.md).
                 self.announce()
             self.connections.setdefault(seat, set()).add(conn)
+            await self.count_presence(seat)
             conn.send(self._welcome(conn, log_from), self.racing.reveal_hook(seat, conn))
             self.broadcast_table(exclude=conn)
         return True
@@ -323,6 +358,7 @@ class TableRuntime:
             conns = self.connections.get(conn.seat)
             if conns is not None and conn in conns:
                 conns.discard(conn)
+                await self.count_presence(conn.seat)
                 if conn.seat is not None and not conns:
                     await away.gone(self, conn.seat)
                 self.broadcast_table()
