@@ -22,32 +22,6 @@ CASES = [
 
 
 @pytest.mark.parametrize(("game", "players"), CASES)
-def test_a_version_moves_whenever_the_view_or_log_does(game: str, players: int) -> None:
-    spec = get_game(game)
-    params = spec.make_params(num_players=players)
-    for seed in range(2):
-        assert kit.check_versions_follow_views(spec, params, seed, exact=False) > 0
-
-
-@pytest.mark.parametrize(
-    ("game", "players"),
-    [
-        *[c for c in CASES if c[0] != "djinn"],
-        *[
-            pytest.param(
-                *c,
-                marks=pytest.mark.xfail(
-                    strict=True,
-                    reason="Djinn's steps within a compound choice (a move's path, a "
-                    "catch's confirmation) change nothing the others see, yet move their "
-                    "versions: the game has no hook saying so yet",
-                ),
-            )
-            for c in CASES
-            if c[0] == "djinn"
-        ],
-    ],
-)
 def test_a_version_moves_only_when_the_view_or_log_does(game: str, players: int) -> None:
     spec = get_game(game)
     params = spec.make_params(num_players=players)

@@ -330,12 +330,14 @@ class GameState(ABC):
         return self.to_act()
 
     def secret_phase(self) -> Hashable | None:
-        """What identifies the secret simultaneous phase the game is in (setting dice, the
-        race, choosing a tile to show), None outside one. An action that leaves the game in
-        the phase it was taken in is seen by its own seat only (the others are still shown
-        that seat as to act, ``to_act_seen_by``); the one that ends the phase, the reveal, by
-        everyone. This is what versions count (``version_for``); it must be cheap, as
-        ``apply`` asks it before and after every action."""
+        """What identifies the secret phase the game is in, None outside one: a simultaneous
+        secret choice (setting dice, the race, choosing a tile to show), or what the others
+        see of the table while one seat works through a choice made of several steps that
+        only it sees (Djinn). An action that leaves the game in the phase it was taken in is
+        seen by its own seat only (the others are still shown that seat as to act,
+        ``to_act_seen_by``); the one that ends the phase, the reveal, by everyone. This is
+        what versions count (``version_for``); it must be cheap, as ``apply`` asks it before
+        and after every action."""
         return None
 
     def version_for(self, seat: int | None) -> int:

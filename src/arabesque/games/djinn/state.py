@@ -241,6 +241,30 @@ class DjinnState(GameState):
     def to_act(self) -> frozenset[int]:
         return self.actors
 
+    def secret_phase(self) -> tuple[Any, ...]:
+        # A turn is many small decisions, and most steps inside one (a path walked space by
+        # space, skipping an occupied space, a Djinn selected, a card activated, a chest
+        # chosen) show nothing to the others until a step changes the table: the version
+        # counts only steps that change something every seat sees. That is anything logged
+        # or any of these public quantities (the catch in progress is shown to all, view.py);
+        # the conformance kit's exact check holds the list to the view along playouts.
+        # (Copies that do not log, a search's, count logged-only steps as private: their
+        # versions serve no client.)
+        top = self.stack.top
+        catch = None
+        seat = self.current
+        if top is not None:
+            if top.kind is Kind.CATCH_SELECT or top.kind is Kind.CATCH_PAY:
+                catch = (top.context[0], tuple(top.context[1]))
+            elif top.kind is Kind.DRAFT:
+                seat = top.seat
+        return (
+            len(self.events), catch, seat, self.stage, self.round, self.turns, self.over,
+            tuple(self.coins), tuple(self.scrolls), tuple(self.keys), tuple(self.magic),
+            tuple(self.base), tuple(self.capacity), tuple(self.corks), tuple(self.pos),
+            tuple(self.bag),
+        )  # fmt: skip
+
     def legal_actions(self, player: int) -> Sequence[int]:
         if type(player) is int and player in self.actors:
             return self.options
