@@ -24,6 +24,7 @@ import pytest
 
 from arabesque.server import tcpinfo
 from arabesque.server.settings import Settings
+from arabesque.server.store import Store
 from tests.server_client import GameClient, Lobby, ServerThread, jitter
 
 #: Round trips of the two kinds of player, and the jitter of every frame each way (± ms, so
@@ -334,6 +335,19 @@ async def test_holding_pongs_back_gains_at_most_the_slack(
     print(summary)
     assert len(results) >= 20, summary
     if bounded:
+        # Every table kept the cheat's presses for review (pongs far behind the kernel's
+        # round trip), and none of the honest humans'.
+        store = Store(settings.resolved_database_url())
+        try:
+            reviews = [
+                r for t in store.list_tables(["running", "finished"]) for r in t.race_reviews
+            ]
+        finally:
+            store.close()
+        slow_pongs = [r for r in reviews if r["why"] == "pongs_slower_than_kernel"]
+        assert {r["seat"] for r in slow_pongs} == {0}, reviews
+        assert len(slow_pongs) >= len(results) // 2, summary
+        assert all(r["pong_ms"] - r["kernel_min_ms"] > 200 for r in slow_pongs), slow_pongs
         # 20 ms of slack, and the few ms the event loops of a loaded test machine add. (The
         # honest human lost no race in a quiet run, 31 of 33 with another test running
         # alongside: a stalled event loop costs a press hundreds of ms.)

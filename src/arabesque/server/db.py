@@ -76,6 +76,10 @@ class TableRow(Base):
     #: What happened to the table outside the game (seats away, bots seated, the end), as
     #: ``{"at", "kind", "seat", "text"}`` items; the clients show them with the log.
     notes: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    #: Lamp race presses to review (0003): each ``{"at", "seat", "why", "reaction_ms",
+    #: "credited_ms", "pong_ms", "kernel_min_ms"}`` (racing.py); server-side until the end,
+    #: then in the record's metadata.
+    race_reviews: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"

@@ -61,6 +61,7 @@ def _follow(table: TableRuntime, fresh: TableData, upto: int | None) -> None:
     # A stand-in seated, a player back, the notes (away.py): the database's word.
     changed_notes = data.notes != fresh.notes
     data.notes = fresh.notes
+    data.race_reviews = fresh.race_reviews
     for s in fresh.seats:
         # Time used only grows; each process charges the moves it timed.
         table.clocks.used_ms[s.seat] = max(table.clocks.used_ms.get(s.seat, 0), s.clock_used_ms)

@@ -28,6 +28,7 @@ from arabesque.server.clocks import now_ms
 from arabesque.server.connection import Connection, OnSent
 from arabesque.server.protocol import ErrorCode, ErrorMsg
 from arabesque.server.race import GRACE_MS, LatencyEstimate, RaceTimer
+from arabesque.server.store import now
 
 if TYPE_CHECKING:
     from arabesque.server.table import TableRuntime
@@ -205,7 +206,7 @@ class RaceRunner:
             self.race = None
             state = table.state
             assert state is not None
-            _log_suspicious(table.id, race.timer)
+            await _review(table, race.timer)
             applied: list[tuple[int, str]] = []
             for seat, action in race.timer.actions().items():
                 try:
@@ -233,13 +234,19 @@ class RaceRunner:
             self.race.closer.cancel()
 
 
-def _log_suspicious(table_id: str, timer: RaceTimer) -> None:
-    """Log the seats whose press was corrected from pongs much slower than the kernel's
-    round trip (a warning: the credit was bounded, the gap is for review), and implausibly
-    fast ones (info)."""
+#: The race presses kept for review with a table (the newest).
+MAX_REVIEWS = 200
+
+
+async def _review(table: TableRuntime, timer: RaceTimer) -> None:
+    """Log and keep with the table (``race_reviews``; the record's metadata once the game
+    ends) the presses to review: corrected from pongs much slower than the kernel's round
+    trip (a warning: the credit was bounded, the gap is for review), and implausibly fast
+    ones (info)."""
     corrections = timer.corrections
     reactions = timer.reactions_ms
     suspicious = timer.suspicious()
+    reviews = []
     for seat in sorted(suspicious | timer.implausible()):
         c = corrections[seat]
         kernel = "unknown" if c.kernel_min_ms is None else f"{c.kernel_min_ms:.1f} ms"
@@ -249,10 +256,28 @@ def _log_suspicious(table_id: str, timer: RaceTimer) -> None:
             logging.WARNING if seat in suspicious else logging.INFO,
             "table %s: race press of seat %d to review: reaction %.0f ms after crediting "
             "%.1f ms of round trip (pong median %.1f ms, kernel minimum %s)",
-            table_id,
+            table.id,
             seat,
             reactions[seat],
             c.credited_ms,
             c.pong_ms,
             kernel,
         )
+        reviews.append(
+            {
+                "at": now().isoformat(),
+                "seat": seat,
+                "why": "pongs_slower_than_kernel" if seat in suspicious else "implausibly_fast",
+                "reaction_ms": round(reactions[seat], 1),
+                "credited_ms": round(c.credited_ms, 1),
+                "pong_ms": round(c.pong_ms, 1),
+                "kernel_min_ms": None if c.kernel_min_ms is None else round(c.kernel_min_ms, 1),
+            }
+        )
+    if not reviews:
+        return
+    table.data.race_reviews = [*table.data.race_reviews, *reviews][-MAX_REVIEWS:]
+    try:
+        await table.hub.db(table.hub.store.set_race_reviews, table.id, table.data.race_reviews)
+    except Exception:  # the log line above has it
+        log.warning("table %s: could not store the race reviews", table.id, exc_info=True)

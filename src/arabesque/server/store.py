@@ -117,6 +117,7 @@ class TableData:
     #: When a human was last connected (None: since the table was made).
     seen_at: datetime | None = None
     notes: list[dict[str, Any]] = field(default_factory=list)
+    race_reviews: list[dict[str, Any]] = field(default_factory=list)
 
 
 def make_engine(url: str) -> Engine:
@@ -196,6 +197,7 @@ def _table_data(row: TableRow, actions: Sequence[ActionRow] = ()) -> TableData:
         end_reason=row.end_reason,
         seen_at=row.seen_at,
         notes=list(row.notes or []),
+        race_reviews=list(row.race_reviews or []),
     )
 
 
@@ -528,6 +530,9 @@ class Store:
 
     def set_notes(self, table_id: str, notes: list[dict[str, Any]]) -> None:
         self._update_table(table_id, notes=notes)
+
+    def set_race_reviews(self, table_id: str, reviews: list[dict[str, Any]]) -> None:
+        self._update_table(table_id, race_reviews=reviews)
 
     def seen(self, table_id: str, at: datetime) -> None:
         """A human was connected to the table at ``at``."""

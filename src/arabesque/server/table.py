@@ -273,6 +273,9 @@ class TableRuntime:
                 (s.agent or "bot") if s.kind == db.BOT else "human" for s in self.data.seats
             ],
         }
+        if self.data.race_reviews:
+            # Lamp race presses the server flagged (racing.py), for whoever checks the game.
+            metadata["race_reviews"] = self.data.race_reviews
         if self.data.status == db.ABANDONED:
             # Ended before the end: no result, and the record says why (arabesque verify).
             metadata["abandoned"] = {"reason": self.data.end_reason or "abandoned"}

@@ -1,5 +1,6 @@
 """Presence: who is connected to a table through which server process, so that several
-processes behind one database judge away seats and the spectator cap together.
+processes behind one database judge away seats and the spectator cap together; and the
+lamp race presses to review, kept with their table.
 
 Revision ID: 0003
 Revises: 0002
@@ -18,6 +19,8 @@ depends_on = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("game_tables") as batch:
+        batch.add_column(sa.Column("race_reviews", sa.JSON(), nullable=True))
     op.create_table(
         "presence",
         sa.Column("table_id", sa.String(32), nullable=False),
@@ -40,3 +43,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_presence_beat", table_name="presence")
     op.drop_table("presence")
+    with op.batch_alter_table("game_tables") as batch:
+        batch.drop_column("race_reviews")
