@@ -94,9 +94,23 @@ class RaceOptions:
         self.step_ms = step_ms
         self.floor_ms = floor_ms
 
+        self._dropped: dict[Reaction, frozenset[int]] = {}
+
     @property
     def restricts(self) -> bool:
         return self.step_ms != RACE_RESOLUTION_MS or self.floor_ms > 0
+
+    def dropped(self, reaction: Reaction) -> frozenset[int]:
+        """The reaction's actions these options mask out (computed once per reaction)."""
+        found = self._dropped.get(reaction)
+        if found is None:
+            buckets = reaction.window_ms // reaction.step_ms + 1
+            found = self._dropped[reaction] = frozenset(
+                a
+                for a in range(reaction.first, reaction.first + buckets)
+                if not self.keeps(reaction, a)
+            )
+        return found
 
     def keeps(self, reaction: Reaction, action: int) -> bool:
         ms = reaction.ms_of(action)
@@ -190,7 +204,8 @@ class RLTable:
         reaction = self.reaction_of(state, seat, legal)
         if reaction is None:
             return legal
-        return tuple(a for a in legal if self.race.keeps(reaction, a))
+        dropped = self.race.dropped(reaction)
+        return tuple(a for a in legal if a not in dropped)
 
     def legal(self, seat: int) -> Sequence[int]:
         """The current state's legal actions for ``seat`` as the env offers them (cached
