@@ -163,7 +163,12 @@ class Observer(ABC, Generic[S]):
         self.params = params
         self.layout = ObservationLayout()
         self.declare(self.layout)
-        self._clips = [(f.slice, f.low, f.high) for f in self.layout.clipped]
+        # The clipped fields' positions and bounds, gathered once: one vectorised clip per
+        # tensor (numpy's per-call overhead outweighs the work on a few small slices).
+        clipped = [i for f in self.layout.clipped for i in range(f.start, f.start + f.size)]
+        self._clip_at = np.array(clipped, dtype=np.intp)
+        self._clip_low = self.layout.low[self._clip_at]
+        self._clip_high = self.layout.high[self._clip_at]
 
     @abstractmethod
     def declare(self, layout: ObservationLayout) -> None:
@@ -185,9 +190,9 @@ class Observer(ABC, Generic[S]):
     def tensor(self, state: S, seat: int | None) -> FloatArray:
         out = np.zeros(self.shape, dtype=np.float32)
         self.fill(state, seat, out)
-        for where, low, high in self._clips:
-            part = out[where]
-            np.clip(part, low, high, out=part)
+        at = self._clip_at
+        if at.size:
+            out[at] = np.minimum(np.maximum(out[at], self._clip_low), self._clip_high)
         return out
 
     @abstractmethod
