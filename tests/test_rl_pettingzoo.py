@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
 pytest.importorskip("gymnasium", reason="the rl extra is not installed")
 
-from pettingzoo.test import (  # noqa: E402
+from pettingzoo.test import (
     api_test,
     parallel_api_test,
     parallel_seed_test,
@@ -23,9 +23,9 @@ from pettingzoo.test import (  # noqa: E402
     seed_test,
 )
 
-from arabesque.core.errors import ParamsError  # noqa: E402
-from arabesque.core.registry import get_game  # noqa: E402
-from arabesque.rl.pettingzoo import env, parallel_env, raw_env  # noqa: E402
+from arabesque.core.errors import ParamsError
+from arabesque.core.registry import get_game
+from arabesque.rl.pettingzoo import env, parallel_env, raw_env
 
 GAMES = ["magic-lamp", "ali-baba", "djinn"]
 CASES = [
@@ -63,9 +63,7 @@ def test_api(game: str, players: int, strict_warnings: None) -> None:
 
 @pytest.mark.parametrize(("game", "players"), CASES, ids=IDS)
 def test_parallel_api(game: str, players: int, strict_warnings: None) -> None:
-    parallel_api_test(
-        parallel_env(game, players=players, **OPTIONS.get(game, {})), num_cycles=1000
-    )
+    parallel_api_test(parallel_env(game, players=players, **OPTIONS.get(game, {})), num_cycles=1000)
 
 
 @pytest.mark.parametrize(("game", "players"), CASES, ids=IDS)
@@ -75,9 +73,7 @@ def test_seed(game: str, players: int, strict_warnings: None) -> None:
 
 @pytest.mark.parametrize(("game", "players"), CASES, ids=IDS)
 def test_parallel_seed(game: str, players: int, strict_warnings: None) -> None:
-    parallel_seed_test(
-        lambda: parallel_env(game, players=players, **OPTIONS.get(game, {})), 500
-    )
+    parallel_seed_test(lambda: parallel_env(game, players=players, **OPTIONS.get(game, {})), 500)
 
 
 @pytest.mark.parametrize(("game", "players"), CASES, ids=IDS)
@@ -222,7 +218,7 @@ def test_final_rewards_are_returns_or_score_difference() -> None:
             for a in par.agents:
                 legal = np.flatnonzero(obs[a]["action_mask"])
                 actions[a] = int(rng.choice(legal)) if len(legal) else 0
-            obs, rewards, terms, truncs, _ = par.step(actions)
+            obs, rewards, _, _, _ = par.step(actions)
             for a, r in rewards.items():
                 total[a] += r
         state = par.table.state
@@ -231,8 +227,9 @@ def test_final_rewards_are_returns_or_score_difference() -> None:
             expected = state.returns()
         else:
             scores = [s.total for s in state.scores()]
-            expected = [s - max(o for j, o in enumerate(scores) if j != i)
-                        for i, s in enumerate(scores)]
+            expected = [
+                s - max(o for j, o in enumerate(scores) if j != i) for i, s in enumerate(scores)
+            ]
         assert [total[f"seat_{i}"] for i in range(3)] == expected
 
 

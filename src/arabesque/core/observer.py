@@ -17,7 +17,6 @@ that every unclipped field stays within its bounds as written, so a bound cannot
 from __future__ import annotations
 
 import math
-
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass

@@ -41,8 +41,9 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
     params (``players``, ``variant`` ...) and the env's options (``reward``,
     ``race_step_ms``, ``race_floor_ms``)."""
 
-    #: render_fps only quiets the checker: a turn-based game renders when it is asked to.
-    metadata = {"render_modes": RENDER_MODES, "render_fps": 1}
+    #: Gymnasium reads this from the class (``gymnasium.make``). render_fps only quiets the
+    #: checker: a turn-based game renders when it is asked to.
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -73,7 +74,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         }
         self.render_mode = render_mode
         self.observation_space = observation_space(self.table)
-        self.action_space = spaces.Discrete(self.table.num_actions)
+        self.action_space = spaces.Discrete(self.table.num_actions)  # type: ignore[assignment]
 
     # -- Gymnasium's contract -------------------------------------------------------------------
 
@@ -91,9 +92,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         self._play_others(None)
         return self.table.observation(self.seat), {}
 
-    def step(
-        self, action: Any
-    ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         table = self.table
         if table.state.is_over or table.truncated or self.seat not in table.state.to_act():
             raise ValueError("the episode is over: call reset()")
@@ -111,7 +110,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         """The legal actions now, as sb3-contrib's ``MaskablePPO`` asks for them."""
         return self.table.mask(self.seat).astype(bool)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode (human or ansi)")
             return None
@@ -134,12 +133,13 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
                 return
             if self.seat in acting and own is None:
                 return
-            choices = [
-                (p, own if p == self.seat else table.agent_action(self._opponents[p], state, p))
-                for p in acting
-            ]
-            if self.seat in acting:
-                own = None
+            choices: list[tuple[int, int]] = []
+            for p in acting:
+                if p != self.seat:
+                    choices.append((p, table.agent_action(self._opponents[p], state, p)))
+                elif own is not None:
+                    choices.append((p, own))
+                    own = None
             for p, a in choices:
                 state.apply(p, a)
 

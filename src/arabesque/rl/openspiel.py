@@ -152,7 +152,8 @@ class ArabesqueGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
     ) -> ArabesqueObserver:
         return ArabesqueObserver(
-            self._shared.table, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            self._shared.table,
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
             params,
         )
 
@@ -160,9 +161,7 @@ class ArabesqueGame(pyspiel.Game):  # type: ignore[misc]
 class ArabesqueState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state over one Arabesque ``GameState``."""
 
-    def __init__(
-        self, game: ArabesqueGame, shared: _Shared[RLTable], seeds: random.Random
-    ) -> None:
+    def __init__(self, game: ArabesqueGame, shared: _Shared[RLTable], seeds: random.Random) -> None:
         super().__init__(game)
         self._shared = shared
         self._seed = seeds.randrange(2**31 - 1)

@@ -98,10 +98,15 @@ class _Spaces:
         return self.action_spaces[agent]
 
 
-class ArabesqueAECEnv(_Spaces, AECEnv[str, dict[str, Any], int]):
+class ArabesqueAECEnv(_Spaces, AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """The raw AEC env (``env`` wraps it as PettingZoo's classic games are wrapped)."""
 
-    metadata = {"render_modes": RENDER_MODES, "name": "arabesque_v0", "is_parallelizable": True}
+    #: Read from the class by PettingZoo's tests; each env names its game in its own copy.
+    metadata = {  # noqa: RUF012
+        "render_modes": RENDER_MODES,
+        "name": "arabesque_v0",
+        "is_parallelizable": True,
+    }
 
     def __init__(
         self,
@@ -121,7 +126,7 @@ class ArabesqueAECEnv(_Spaces, AECEnv[str, dict[str, Any], int]):
         self._rng = random.Random()
         self._queue: list[int] = []
         self._chosen: dict[int, int] = {}
-        self.agents = []
+        self.agents: list[str] = []
 
     def __str__(self) -> str:
         return str(self.metadata["name"])
@@ -138,7 +143,7 @@ class ArabesqueAECEnv(_Spaces, AECEnv[str, dict[str, Any], int]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._chosen = {}
         self._queue = self.table.to_act()
         self.agent_selection = agent_name(self._queue[0])
@@ -220,10 +225,10 @@ def env(game: str, players: int | None = None, **options: Any) -> AECEnv[str, An
 raw_env = ArabesqueAECEnv
 
 
-class ArabesqueParallelEnv(_Spaces, ParallelEnv[str, dict[str, Any], int]):
+class ArabesqueParallelEnv(_Spaces, ParallelEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     """Every seat steps at once; only the actions of the seats that act now are applied."""
 
-    metadata = {"render_modes": RENDER_MODES, "name": "arabesque_v0"}
+    metadata = {"render_modes": RENDER_MODES, "name": "arabesque_v0"}  # noqa: RUF012
 
     def __init__(
         self,
@@ -240,7 +245,7 @@ class ArabesqueParallelEnv(_Spaces, ParallelEnv[str, dict[str, Any], int]):
         self._build_spaces()
         self.metadata = {**self.metadata, "name": f"arabesque_{game.replace('-', '_')}_v0"}
         self._rng = random.Random()
-        self.agents = []
+        self.agents: list[str] = []
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -255,9 +260,9 @@ class ArabesqueParallelEnv(_Spaces, ParallelEnv[str, dict[str, Any], int]):
     def _observations(self) -> dict[str, Any]:
         return {a: self.table.observation(self._seat[a]) for a in self.agents}
 
-    def step(self, actions: dict[str, Any]) -> tuple[
-        dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]
-    ]:
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
         table = self.table
         for agent, action in actions.items():
             if agent not in self.agents:
@@ -304,8 +309,6 @@ class ArabesqueParallelEnv(_Spaces, ParallelEnv[str, dict[str, Any], int]):
         """Nothing to release: the game is plain Python objects."""
 
 
-def parallel_env(
-    game: str, players: int | None = None, **options: Any
-) -> ArabesqueParallelEnv:
+def parallel_env(game: str, players: int | None = None, **options: Any) -> ArabesqueParallelEnv:
     """The Parallel env for ``game`` (an Arabesque game id)."""
     return ArabesqueParallelEnv(game, players, **options)

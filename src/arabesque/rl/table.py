@@ -90,7 +90,9 @@ class RaceOptions:
             or not isinstance(floor_ms, int)
             or not 0 <= floor_ms <= RACE_WINDOW_MS
         ):
-            raise ParamsError(f"race_floor_ms must be an int in 0..{RACE_WINDOW_MS}, got {floor_ms!r}")
+            raise ParamsError(
+                f"race_floor_ms must be an int in 0..{RACE_WINDOW_MS}, got {floor_ms!r}"
+            )
         self.step_ms = step_ms
         self.floor_ms = floor_ms
 
@@ -260,8 +262,7 @@ class RLTable:
         if len(totals) == 1:
             return totals
         return [
-            t - max(other for j, other in enumerate(totals) if j != i)
-            for i, t in enumerate(totals)
+            t - max(other for j, other in enumerate(totals) if j != i) for i, t in enumerate(totals)
         ]
 
 
