@@ -19,7 +19,7 @@ from arabesque.rl.openspiel import GAMES  # noqa: E402
 #: by the rules' end (Magic Lamp's turn cap; Djinn's round cap, ruling D14). Ali Baba plays
 #: whole games.
 SIM_GAMES = [
-    "python_arabesque_magic_lamp(players=2,max_turns=8)",
+    "python_arabesque_magic_lamp(players=2,max_turns=6)",
     "python_arabesque_ali_baba(players=2)",
     "python_arabesque_djinn(players=2,max_rounds=4)",
 ]
