@@ -128,3 +128,44 @@ def test_a_non_int_seed_is_refused() -> None:
     env = SingleAgentEnv("ali-baba", opponents="random")
     with pytest.raises(ValueError, match="seed"):
         env.reset(seed=2.5)  # type: ignore[arg-type]
+
+
+def test_async_vector_env_runs_two_processes() -> None:
+    def make() -> Any:
+        return gymnasium.make(ENV_ID, game="ali-baba", players=2, opponents="random")
+
+    vec = gymnasium.vector.AsyncVectorEnv([make, make])
+    try:
+        obs, _ = vec.reset(seed=[1, 2])
+        assert obs["observation"].shape == (
+            2,
+            *get_game("ali-baba").observation_shape(
+                get_game("ali-baba").make_params(num_players=2)
+            ),
+        )
+        assert not np.array_equal(obs["observation"][0], obs["observation"][1])
+        rng = np.random.default_rng(0)
+        for _ in range(30):
+            actions = [
+                int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in obs["action_mask"]
+            ]
+            obs, _, _, truncated, _ = vec.step(np.array(actions))
+            assert not truncated.any()
+    finally:
+        vec.close()
+
+
+def test_bench_rates_are_ratios_of_the_same_run() -> None:
+    from arabesque.rl.bench import rl_rates
+
+    out = rl_rates("ali-baba", 2, 0, 0.2, steps_per_s=1000.0, observation_per_s=500.0, vector=False)
+    for name in (
+        "aec_steps_per_s",
+        "aec_raw_steps_per_s",
+        "parallel_steps_per_s",
+        "single_agent_steps_per_s_heuristic",
+        "single_agent_steps_per_s_random",
+    ):
+        assert out[name] > 0
+        assert out["ratios_to_steps"][name] == pytest.approx(out[name] / 1000.0)
+        assert out["ratios_to_observations"][name] == pytest.approx(out[name] / 500.0)

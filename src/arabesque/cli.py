@@ -463,12 +463,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
         to_obs = rl.get("ratios_to_observations", {})
         for name, ratio in rl["ratios_to_steps"].items():
             versus_obs = f", {to_obs[name]:.2f}x observation_per_s" if name in to_obs else ""
-            out.print(f"  {name:<34}{rl[name]:.0f}  ({ratio:.3f}x steps_per_s{versus_obs})")
+            out.print(
+                f"  {name:<36}{rl[name]:>7.0f}  ({ratio:.3f}x steps_per_s{versus_obs})",
+                soft_wrap=True,
+            )
         vector = rl.get("vector")
         if vector is not None:
             out.print(
                 f"  AsyncVectorEnv, 2 processes: {vector['two_process_steps_per_s']:.0f} env "
-                f"steps/s, {vector['ratio']:.2f}x one env ({vector['one_env_steps_per_s']:.0f})"
+                f"steps/s, {vector['ratio']:.2f}x one env ({vector['one_env_steps_per_s']:.0f})",
+                soft_wrap=True,
             )
     out.print(f"  {result['step']}", soft_wrap=True)
     return 0

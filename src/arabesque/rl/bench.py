@@ -5,7 +5,8 @@ ratio to it (and to the observation rate), so machines compare by ratio:
 
 - ``aec_steps_per_s``: PettingZoo AEC steps of live agents (``env()``, its wrappers
   included), each choosing uniformly among its masked actions; every step reads the acting
-  seat's observation and mask, as a learner does.
+  seat's observation and mask, as a learner does. ``aec_raw_steps_per_s``: the same without
+  PettingZoo's wrappers (``raw_env``).
 - ``parallel_steps_per_s``: Parallel ``step`` calls (one per node, every acting seat at once).
 - ``single_agent_steps_per_s``: Gymnasium ``SingleAgentEnv`` steps of the learner against
   ``heuristic`` opponents (their decisions read a view each), and against ``random`` ones.
@@ -37,10 +38,12 @@ def _timed(run: Callable[[float], int], seconds: float) -> float:
     return count / (time.perf_counter() - start)
 
 
-def aec_rate(game: str, players: int, seed: int, seconds: float, **options: Any) -> float:
-    from arabesque.rl.pettingzoo import env
+def aec_rate(
+    game: str, players: int, seed: int, seconds: float, raw: bool = False, **options: Any
+) -> float:
+    from arabesque.rl.pettingzoo import env, raw_env
 
-    aec = env(game, players=players, **options)
+    aec = (raw_env if raw else env)(game, players=players, **options)
     rng = np.random.default_rng(seed)
 
     def run(deadline: float) -> int:
@@ -157,6 +160,7 @@ def rl_rates(
     """Every rate above, each timed for about ``seconds``, with its ratios."""
     rates: dict[str, float] = {
         "aec_steps_per_s": aec_rate(game, players, seed, seconds, **options),
+        "aec_raw_steps_per_s": aec_rate(game, players, seed, seconds, raw=True, **options),
         "parallel_steps_per_s": parallel_rate(game, players, seed, seconds, **options),
     }
     if players > 1:

@@ -161,6 +161,7 @@ class RLTable:
         #: names the "no reaction" action, which only that decision offers).
         self._reaction: Reaction | None = None
         self._legal_cache: dict[int, tuple[int, Sequence[int]]] = {}
+        self._filtered: tuple[Sequence[int], tuple[int, ...]] | None = None
         self.state: GameState = self.spec.new_game(self.params, seed=0)
 
     # -- the game ---------------------------------------------------------------------------
@@ -206,8 +207,15 @@ class RLTable:
         reaction = self.reaction_of(state, seat, legal)
         if reaction is None:
             return legal
+        # A state hands out the same precomputed tuple for the same options (the race's
+        # 301), so its filtered copy is kept until a different tuple comes.
+        last = self._filtered
+        if last is not None and last[0] is legal:
+            return last[1]
         dropped = self.race.dropped(reaction)
-        return tuple(a for a in legal if a not in dropped)
+        kept = tuple(a for a in legal if a not in dropped)
+        self._filtered = (legal, kept)
+        return kept
 
     def legal(self, seat: int) -> Sequence[int]:
         """The current state's legal actions for ``seat`` as the env offers them (cached
