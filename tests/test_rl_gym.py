@@ -82,6 +82,9 @@ def test_an_illegal_action_terminates_with_minus_one() -> None:
     assert (reward, terminated, truncated) == (-1.0, True, False)
     assert info["illegal_action"] == illegal
     assert env.table.state.version == version
+    with pytest.raises(ValueError, match="episode is over"):
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    env.reset(seed=1)
     with pytest.raises(ValueError, match=r"out of range|outside"):
         env.step(10**6)
 

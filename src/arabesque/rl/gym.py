@@ -73,6 +73,8 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
             p: make_agent(s, game_id) for p, s in zip(self.others, specs, strict=True)
         }
         self.render_mode = render_mode
+        #: Set by an illegal action, which ends the episode without ending the game.
+        self._ended = True
         self.observation_space = observation_space(self.table)
         self.action_space = spaces.Discrete(self.table.num_actions)  # type: ignore[assignment]
 
@@ -89,15 +91,17 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
             p: make_agent(s, game_id, seed=int(rng.integers(0, 2**31 - 1)))
             for p, s in zip(self.others, self.opponent_specs, strict=True)
         }
+        self._ended = False
         self._play_others(None)
         return self.table.observation(self.seat), {}
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         table = self.table
-        if table.state.is_over or table.truncated or self.seat not in table.state.to_act():
+        if self._ended or table.state.is_over or table.truncated:
             raise ValueError("the episode is over: call reset()")
         value = check_action(table, action)
         if value not in table.legal(self.seat):
+            self._ended = True
             return table.observation(self.seat), -1.0, True, False, {"illegal_action": value}
         self._play_others(value)
         state = table.state
