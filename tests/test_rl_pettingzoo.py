@@ -301,3 +301,40 @@ def test_reset_without_a_seed_draws_from_the_env_rng() -> None:
     first = a.table.state.fingerprint()
     a.reset()
     assert a.table.state.fingerprint() != first
+
+
+def test_truncation_past_the_declared_length() -> None:
+    """The games end by their rules well before ``max_game_length``; were one to run past
+    it, every agent is truncated (not terminated) with reward 0."""
+    aec = raw_env("ali-baba", players=2)
+    aec.reset(seed=3)
+    aec.table.max_length = 4
+    for _ in range(4):
+        mask = aec.observe(aec.agent_selection)["action_mask"]
+        aec.step(int(np.flatnonzero(mask)[0]))
+    assert all(aec.truncations.values()) and not any(aec.terminations.values())
+    assert all(r == 0 for r in aec._cumulative_rewards.values())
+    par = parallel_env("ali-baba", players=2)
+    obs, _ = par.reset(seed=3)
+    par.table.max_length = 4
+    for _ in range(4):
+        actions = {
+            a: int(np.flatnonzero(obs[a]["action_mask"])[0]) if obs[a]["action_mask"].any() else 0
+            for a in par.agents
+        }
+        obs, _, terms, truncs, _ = par.step(actions)
+    assert all(truncs.values()) and not any(terms.values()) and par.agents == []
+
+
+def test_a_dead_agent_takes_only_none() -> None:
+    aec = raw_env("ali-baba", players=2)
+    aec.reset(seed=2)
+    mask = aec.observe(aec.agent_selection)["action_mask"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        aec.step(int(np.flatnonzero(mask == 0)[0]))  # illegal: everyone is done
+    with pytest.raises(ValueError, match="None"):
+        aec.step(0)
+    aec.step(None)
+    aec.step(None)
+    assert aec.agents == []
