@@ -571,10 +571,13 @@ def cmd_observation(args: argparse.Namespace) -> int:
     out = _out()
     out.print(f"{spec.name}, {params.num_players} players: observation shape {shape} (float32)")
     table = Table(show_edge=False)
-    for name in ("name", "start", "size", "doc"):
+    for name in ("name", "start", "size", "bounds", "doc"):
         table.add_column(name, justify="right" if name in ("start", "size") else "left")
     for field in layout:
-        table.add_row(field["name"], str(field["start"]), str(field["size"]), field["doc"])
+        bounds = f"{field['low']:g}..{field['high']:g}" + (" clip" if field["clip"] else "")
+        table.add_row(
+            field["name"], str(field["start"]), str(field["size"]), bounds, field["doc"]
+        )
     out.print(table)
     return 0
 

@@ -54,9 +54,9 @@ def parameter_specification(game_id: str) -> dict[str, Any]:
     """OpenSpiel's parameters with their defaults: the env's, then each game param whose
     default is a plain value (a components file path, None by default, is left out)."""
     spec = get_game(game_id)
-    defaults = spec.make_params(num_players=spec.min_players).to_json()
+    defaults = spec.make_params().to_json()
     params: dict[str, Any] = {
-        "players": spec.min_players,
+        "players": defaults["num_players"],
         "rng_seed": -1,
         "race_step_ms": RACE_RESOLUTION_MS,
         "race_floor_ms": DEFAULT_RACE_FLOOR_MS,

@@ -56,15 +56,13 @@ def check_seed(seed: object) -> int | None:
 
 
 def make_params(spec: GameSpec, players: int | None, options: dict[str, Any]) -> Params:
-    """The game's params from the env's keywords (``players`` is ``num_players``);
-    unknown or bad options raise ``ParamsError``."""
+    """The game's params from the env's keywords (``players`` is ``num_players``; without
+    either, the game's default count); unknown or bad options raise ``ParamsError``."""
     options = dict(options)
     if players is not None:
         if "num_players" in options:
             raise ParamsError("give the player count once: players= or num_players=")
         options["num_players"] = players
-    elif "num_players" not in options:
-        options["num_players"] = spec.min_players
     return spec.make_params(**options)
 
 
