@@ -174,10 +174,6 @@ class RLTable:
         return sorted(self.state.to_act())
 
     @property
-    def steps(self) -> int:
-        return self.state.version
-
-    @property
     def truncated(self) -> bool:
         return not self.state.is_over and self.state.version >= self.max_length
 
