@@ -338,3 +338,70 @@ def test_views_are_not_shared_with_the_state(spec: Any) -> None:
             again = state.view(seat, include_log=False)
             assert json.dumps(again, sort_keys=True) == snapshot
         assert state.fingerprint() == fingerprint
+
+
+# -- bounds -----------------------------------------------------------------------------------
+
+
+def test_bounds_are_finite_and_hold_along_playouts() -> None:
+    """Every field's bounds are finite with low <= high; ``check_observation`` (run along
+    playouts above and by the conformance kits) holds every value to them."""
+    for spec, params in ALL_PARAMS:
+        layout = spec.observer(params).layout
+        assert np.isfinite(layout.low).all() and np.isfinite(layout.high).all()
+        assert (layout.low <= layout.high).all()
+        assert layout.low.shape == layout.high.shape == spec.observation_shape(params)
+        described = {d["name"]: d for d in layout.describe()}
+        assert all({"low", "high", "clip"} <= d.keys() for d in described.values())
+
+
+def test_the_bounds_check_catches_a_field_written_past_its_bound() -> None:
+    state = new_game(3)
+    observer = state.observer
+    honest = observer.fill
+    at = observer.layout["my_precious"].start
+
+    def lying(s: Any, seat: int | None, out: Any) -> None:
+        honest(s, seat, out)
+        out[at] = 2.0  # a flag field, bounded by [0, 1]
+
+    observer.fill = lying  # type: ignore[method-assign]
+    try:
+        with pytest.raises(AssertionError, match="my_precious"):
+            kit.check_observation(state)
+    finally:
+        del observer.fill
+
+
+def test_a_clipped_field_reads_as_its_bound() -> None:
+    """Magic Lamp's score has no maximum in the rules: the tensor clips it (docs)."""
+    state = new_game(3)
+    observer = state.observer
+    honest = observer.fill
+    score = next(f for f in observer.layout if f.name == "score")
+    assert [f.name for f in observer.layout.clipped] == ["score", "ward"]
+
+    def huge(s: Any, seat: int | None, out: Any) -> None:
+        honest(s, seat, out)
+        out[score.start] = 10_000.0
+
+    observer.fill = huge  # type: ignore[method-assign]
+    try:
+        assert state.observation(0)[score.start] == score.high
+        kit.check_observation(state)  # within bounds after the clip, and clip=True
+    finally:
+        del observer.fill
+
+
+def test_bounds_are_declared_once_and_refused_when_not_finite() -> None:
+    from arabesque.core.observer import ObservationLayout
+
+    layout = ObservationLayout()
+    with pytest.raises(ValueError, match="finite"):
+        layout.add("x", 2, "doc", high=float("inf"))
+    with pytest.raises(ValueError, match="finite"):
+        layout.add("x", 2, "doc", low=2, high=1)
+    layout.add("x", 2, "doc", high=4)
+    layout.add("y", 1, "doc", low=-1, high=0, clip=True)
+    assert layout.low.tolist() == [0, 0, -1] and layout.high.tolist() == [4, 4, 0]
+    assert [f.name for f in layout.clipped] == ["y"]

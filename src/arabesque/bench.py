@@ -115,12 +115,15 @@ def bench(
     num_players: int | None = None,
     seed: int = 0,
     rates: bool = True,
+    rl: bool = False,
     **options: Any,
 ) -> dict[str, Any]:
     """Random playouts for about ``seconds``; games_per_s counts finished games only, while
     steps_per_s counts every step taken, including those of the game cut off at the end.
     With ``rates``, the per-position rates follow, each timed for a fifth of ``seconds``
-    (0.2 to 2 s), and each is also given as a ratio to steps_per_s."""
+    (0.2 to 2 s), and each is also given as a ratio to steps_per_s. With ``rl``, the
+    research environments' rates follow under ``"rl"`` (arabesque.rl.bench; needs the rl
+    extra), as ratios to steps_per_s and to observation_per_s."""
     if not seconds > 0:
         raise ValueError(f"--seconds must be positive, got {seconds}")
     spec = get_game(game_id)
@@ -160,6 +163,18 @@ def bench(
             "ratios_to_steps": {k: v / steps_per_s for k, v in measured.items()},
             "rates": dict(RATES),
         }
+    if rl:
+        from arabesque.rl.bench import rl_rates
+
+        extra["rl"] = rl_rates(
+            game_id,
+            players,
+            seed,
+            min(4.0, max(0.5, seconds / 4)),
+            steps_per_s,
+            extra.get("observation_per_s"),
+            **options,
+        )
     return {
         "game": game_id,
         "players": players,

@@ -435,7 +435,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"benchmarking {args.game} for {args.seconds:g} s ...", file=sys.stderr)
     result = bench(
-        args.game, args.seconds, num_players=args.players, seed=args.seed, **_game_options(args)
+        args.game,
+        args.seconds,
+        num_players=args.players,
+        seed=args.seed,
+        rl=args.rl,
+        **_game_options(args),
     )
     if args.json:
         _print_json(result)
@@ -453,6 +458,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if name in result:
             ratio = result["ratios_to_steps"][name]
             out.print(f"  {name:<18}{result[name]:.0f}  ({ratio:.2f}x steps_per_s)")
+    rl = result.get("rl")
+    if rl is not None:
+        to_obs = rl.get("ratios_to_observations", {})
+        for name, ratio in rl["ratios_to_steps"].items():
+            versus_obs = f", {to_obs[name]:.2f}x observation_per_s" if name in to_obs else ""
+            out.print(
+                f"  {name:<36}{rl[name]:>7.0f}  ({ratio:.3f}x steps_per_s{versus_obs})",
+                soft_wrap=True,
+            )
+        vector = rl.get("vector")
+        if vector is not None:
+            out.print(
+                f"  AsyncVectorEnv, 2 processes: {vector['two_process_steps_per_s']:.0f} env "
+                f"steps/s, {vector['ratio']:.2f}x one env ({vector['one_env_steps_per_s']:.0f})",
+                soft_wrap=True,
+            )
     out.print(f"  {result['step']}", soft_wrap=True)
     return 0
 
@@ -550,10 +571,13 @@ def cmd_observation(args: argparse.Namespace) -> int:
     out = _out()
     out.print(f"{spec.name}, {params.num_players} players: observation shape {shape} (float32)")
     table = Table(show_edge=False)
-    for name in ("name", "start", "size", "doc"):
+    for name in ("name", "start", "size", "bounds", "doc"):
         table.add_column(name, justify="right" if name in ("start", "size") else "left")
     for field in layout:
-        table.add_row(field["name"], str(field["start"]), str(field["size"]), field["doc"])
+        bounds = f"{field['low']:g}..{field['high']:g}" + (" clip" if field["clip"] else "")
+        table.add_row(
+            field["name"], str(field["start"]), str(field["size"]), bounds, field["doc"]
+        )
     out.print(table)
     return 0
 
@@ -730,6 +754,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=_positive_seconds, default=5.0)
     p.add_argument("--players", type=_positive_int)
     p.add_argument("--seed", type=_integer, default=0)
+    p.add_argument(
+        "--rl",
+        action="store_true",
+        help="also the research environments' steps/s (PettingZoo, Gymnasium; the rl extra)",
+    )
     _add_game_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_bench)

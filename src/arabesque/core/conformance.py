@@ -529,6 +529,32 @@ def check_observation(state: GameState) -> None:
         assert obs.shape == shape, f"seat {seat}: observation shape {obs.shape} != {shape}"
         assert obs.dtype == np.float32, f"seat {seat}: observation dtype {obs.dtype}"
         assert np.isfinite(obs).all(), f"seat {seat}: the observation has NaN or infinity"
+        check_observation_bounds(state, seat, obs)
+
+
+def check_observation_bounds(state: GameState, seat: int | None, obs: Any) -> None:
+    """The observation lies within the layout's bounds (what RL spaces are built from), and
+    every field not declared ``clip`` does so as the observer writes it, before any clip: a
+    bound the rules set must hold by itself. The message names the field."""
+    import numpy as np
+
+    observer = state.observer
+    layout = observer.layout
+    raw = np.zeros(observer.shape, dtype=np.float32)
+    observer.fill(state, seat, raw)
+    for f in layout:
+        part = obs[f.slice]
+        written = raw[f.slice]
+        assert part.min(initial=f.low) >= f.low and part.max(initial=f.high) <= f.high, (
+            f"seat {seat}: field {f.name!r} holds values outside [{f.low}, {f.high}]: "
+            f"{part.min()}..{part.max()}"
+        )
+        if not f.clip:
+            assert written.min(initial=f.low) >= f.low and written.max(initial=f.high) <= f.high, (
+                f"seat {seat}: field {f.name!r} is written outside its bounds "
+                f"[{f.low}, {f.high}] ({written.min()}..{written.max()}): declare honest "
+                "bounds, or clip=True where the rules set no maximum"
+            )
 
 
 def check_observation_hides(state: GameState, rng: random.Random, samples: int = 1) -> None:

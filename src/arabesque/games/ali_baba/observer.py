@@ -26,6 +26,12 @@ _OVER = Phase.OVER
 _MIN_PLAYERS, _MAX_PLAYERS = 2, 4
 
 
+#: Where the tensor clips what the rules do not bound (docs/observations.md): turn and
+#: round numbers (real games end near 50 turns), and points (track and treasure).
+TURN_CLIP = 200.0
+POINTS_CLIP = 200.0
+
+
 class AliBabaObserver(Observer[AliBabaState]):
     params: AliBabaParams
 
@@ -68,7 +74,10 @@ class AliBabaObserver(Observer[AliBabaState]):
             "turn",
             4,
             "[turn number (1 = the first), round number, 1 once the last face-down tile is "
-            "flipped, turns left including this one once it is (else 0)]",
+            f"flipped, turns left including this one once it is (else 0)], clipped to "
+            f"{TURN_CLIP}",
+            high=TURN_CLIP,
+            clip=True,
         )
         add("current", n, "per relative seat: 1 for the seat whose turn it is (0 once over)")
         add(
@@ -83,7 +92,7 @@ class AliBabaObserver(Observer[AliBabaState]):
             places * 3,
             f"per board place ({places}, in board order), one-hot: [empty, face down, face up]",
         )
-        add("place_cover", places, "per board place: tiles still resting on it")
+        add("place_cover", places, "per board place: tiles still resting on it", high=t)
         add("place_kind", places * kinds, "per board place: one-hot kind of its face-up tile")
         add(
             "place_colour",
@@ -104,7 +113,7 @@ class AliBabaObserver(Observer[AliBabaState]):
             "per relative seat (blocks of num_tiles), per tile id: 1 if behind its screen",
         )
         add("removed_kinds", kinds, "per kind: 1 if out of the game (variants)")
-        add("unseen", 2, "[face-down tiles on the board, tiles in the box]")
+        add("unseen", 2, "[face-down tiles on the board, tiles in the box]", high=t)
         add(
             "blocks",
             n * (kinds + colours),
@@ -115,14 +124,23 @@ class AliBabaObserver(Observer[AliBabaState]):
             "track",
             n * len(self.track),
             f"per relative seat, per scoring colour ({', '.join(self.track)}): its points "
-            "on the score track",
+            f"on the score track, clipped to {POINTS_CLIP}",
+            high=POINTS_CLIP,
+            clip=True,
         )
-        add("hand_size", n, "per relative seat: tiles behind its screen")
-        add("treasure", n, "per relative seat: what its tiles score now by kind (1/3/6/...)")
+        add("hand_size", n, "per relative seat: tiles behind its screen", high=t)
+        add(
+            "treasure",
+            n,
+            "per relative seat: what its tiles score now by kind (1/3/6/...), clipped to "
+            f"{POINTS_CLIP}",
+            high=POINTS_CLIP,
+            clip=True,
+        )
         add("taken", t, "this turn: one-hot tile taken from the board")
         add("taken_place", places, "this turn: one-hot board place it was taken from")
         add("effect_tile", t, "this turn: one-hot tile whose effect is used (after a swap)")
-        add("flipped", 1, "this turn: tiles flipped so far")
+        add("flipped", 1, "this turn: tiles flipped so far", high=t)
         add(
             "show_choosing",
             n,

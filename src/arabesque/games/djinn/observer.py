@@ -39,13 +39,25 @@ class DjinnObserver(Observer[DjinnState]):
         )
         layout.add("round", 1, "round / 100, at most 1")
         layout.add("decision", len(Kind), "one-hot of the open decision's kind")
-        layout.add("catch", len(KINDS), "Djinn selected in the open catch, per kind / 4")
+        layout.add(
+            "catch",
+            len(KINDS),
+            "Djinn selected in the open catch, per kind / 4 (clipped to 5)",
+            high=5,
+            clip=True,
+        )
         layout.add(
             "space_location",
             _SPACES * (len(LOCATIONS) + 1),
             "per space: one-hot location (last: Source)",
         )
-        layout.add("space_djinn", _SPACES * len(KINDS), "per space: Djinn per kind / 5")
+        layout.add(
+            "space_djinn",
+            _SPACES * len(KINDS),
+            "per space: Djinn per kind / 5 (clipped to 5)",
+            high=5,
+            clip=True,
+        )
         layout.add("space_mages", _SPACES * n, "per space, per seat: 1 if the mage is there")
         layout.add(
             "space_passages",
@@ -56,13 +68,19 @@ class DjinnObserver(Observer[DjinnState]):
             "resources",
             n * 9,
             "per seat: coins/20, scrolls/20, keys/10, corks/10, magic/8, "
-            "max magic/8, base/8, capacity/8, flipped",
+            "max magic/8, base/8, capacity/8, flipped (each clipped to 10)",
+            high=10,
+            clip=True,
         )
         layout.add(
             "circles", n * 4 * _CIRCLE_STATES, "per seat, per circle: one-hot inactive, empty, kind"
         )
         layout.add(
-            "bottles", n * len(COLOURS) * 3, "per seat, per colour: empty, Djinn, bosses (/5)"
+            "bottles",
+            n * len(COLOURS) * 3,
+            "per seat, per colour: empty, Djinn, bosses (/5, clipped to 5)",
+            high=5,
+            clip=True,
         )
         layout.add("mage_cards", n * self.mages * 2, "per seat, per Mage card: owned, active")
         layout.add("equipment", n * self.equip * 2, "per seat, per Equipment card: owned, face up")
@@ -72,9 +90,13 @@ class DjinnObserver(Observer[DjinnState]):
         layout.add("trophies_left", self.trophies, "per trophy: still on display")
         layout.add("scoring_cards", len(comp.scoring_cards), "per scoring card: in play")
         layout.add(
-            "bag", len(COLOURS) + 1, "Djinn per colour in the bag / 12, bosses beside the board / 8"
+            "bag",
+            len(COLOURS) + 1,
+            "Djinn per colour in the bag / 12, bosses beside the board / 8 (clipped to 5)",
+            high=5,
+            clip=True,
         )
-        layout.add("tom", 2, "Tom's cards left / 15, solo won")
+        layout.add("tom", 2, "Tom's cards left / 15, solo won (clipped to 5)", high=5, clip=True)
         layout.add(
             "secret_scoring",
             len(comp.scoring_cards),

@@ -40,6 +40,10 @@ _FACES = A.FACES
 #: Decisions whose context names the Lamp card they carry out (public: drawn face up).
 _LAMP_DECISIONS = frozenset({DecisionKind.WISH, DecisionKind.EFFECT_CHEST, DecisionKind.EFFECT_DIE})
 _ANGRY = frozenset({DecisionKind.ANGRY_TARGET, DecisionKind.ANGRY_STEAL})
+#: Where the tensor clips what the rules do not bound (docs/observations.md): a score (real
+#: games end near 40-90 points) and the scorpions a seat ignores this turn.
+SCORE_CLIP = 200.0
+WARD_CLIP = 10.0
 #: How many option lines ``text`` prints before it abbreviates (a race has 301 options).
 _TEXT_OPTIONS = 8
 
@@ -62,6 +66,8 @@ class MagicLampObserver(Observer[MagicLampState]):
             cid for cid, kind in enumerate(comp.kinds) if kind is CardKind.TALISMAN
         )
         self.num_kinds = len(DecisionKind)
+        #: The race's slowest recorded reaction, in seconds (the race values' bound).
+        race_s = A.MAX_RUB_MS / 1000
         add = layout.add
         add("spectator", 1, "1 for a spectator (seat None), who sees the table from seat 0")
         add("players", A.MAX_SEATS - 1, "one-hot of the player count, 2..5")
@@ -82,7 +88,7 @@ class MagicLampObserver(Observer[MagicLampState]):
             "race in the race, else the pending decision); all 0 once over",
         )
         add("decision_lamp", lamps, "one-hot of the Lamp card a wish or its effect concerns")
-        add("decision_wish", 1, "the wish number (1..3) while a wish is decided, else 0")
+        add("decision_wish", 1, "the wish number (1..3) while a wish is decided, else 0", high=3)
         add("decision_rubber", n, "per relative seat: the mistaken rubber of an angry Genie")
         add(
             "decision_card",
@@ -108,6 +114,7 @@ class MagicLampObserver(Observer[MagicLampState]):
             c,
             "per card id: its place from the top of its chest (1 = top) if the seat saw it "
             "with a peek, else 0",
+            high=c,
         )
         add(
             "talisman",
@@ -115,15 +122,33 @@ class MagicLampObserver(Observer[MagicLampState]):
             f"per talisman card ({len(self.talismans)}, by id): one-hot of the stone type it "
             f"stands for ({k}), then 'left alone'; all 0 while unplaced or not held",
         )
-        add("stones", n * k, "per relative seat, per stone type: stones for majorities")
-        add("sets", n * len(METALS), "per relative seat, per metal: complete jewelry sets")
-        add("score", n, "per relative seat: current score (the final one once over)")
+        add("stones", n * k, "per relative seat, per stone type: stones for majorities", high=c)
+        add(
+            "sets",
+            n * len(METALS),
+            "per relative seat, per metal: complete jewelry sets",
+            high=c,
+        )
+        add(
+            "score",
+            n,
+            f"per relative seat: current score (the final one once over), clipped to {SCORE_CLIP}",
+            high=SCORE_CLIP,
+            clip=True,
+        )
         add("ring", n, "per relative seat: 1 if it holds the magic ring")
-        add("ward", n, "per relative seat: scorpions still ignored this turn")
+        add(
+            "ward",
+            n,
+            f"per relative seat: scorpions still ignored this turn, clipped to {WARD_CLIP}",
+            high=WARD_CLIP,
+            clip=True,
+        )
         add(
             "known_top_count",
             n * _NUM_CHESTS,
             "per relative seat, per chest: how many top cards it has seen (public counts)",
+            high=c,
         )
         add(
             "dice",
@@ -131,37 +156,47 @@ class MagicLampObserver(Observer[MagicLampState]):
             "per relative seat, per chest, per face 1..6: dice there; the seat's own "
             "always, the others' only after the reveal",
         )
-        add("dice_to_set", 1, "in setting: how many dice the seat still has to set")
+        add(
+            "dice_to_set",
+            1,
+            "in setting: how many dice the seat still has to set",
+            high=params.dice_per_player,
+        )
         add(
             "race_own",
             3,
             "in the race, the seat's own answer: [answered, rubbed, reaction time in s]",
+            high=race_s,
         )
         add(
             "race_result",
             n * 4,
             "once this turn's race is resolved, per relative seat: [rubbed, reaction time in "
             "s, summoned the Genie, rubbed by mistake]",
+            high=race_s,
         )
         add("shared_faces", _FACES, "after the reveal, per face 1..6: 1 if shared (may rub)")
-        add("chest_cards", _NUM_CHESTS, "per chest: cards left")
+        add("chest_cards", _NUM_CHESTS, "per chest: cards left", high=c)
         add(
             "sorcerer",
             _NUM_CHESTS * 2,
             "per chest: [1 if its Sorcerer is still in it, cards above the Sorcerer]",
+            high=c,
         )
-        add("lamp_pile", 1, "cards in the Lamp pile")
+        add("lamp_pile", 1, "cards in the Lamp pile", high=lamps)
         add(
             "lamp_known_bottom",
             lamps,
             "per Lamp card: its place from the bottom of the pile (1 = bottom) if everyone "
             "saw it go under, else 0",
+            high=lamps,
         )
         add(
             "draw",
             n + _NUM_CHESTS + 3,
             "the search in progress: one-hot relative seat of the drawer, one-hot chest, "
             "[die face, cards drawn, scorpions counted]",
+            high=max(_FACES, c),
         )
         self._offsets = {f.name: f.start for f in layout}
 
