@@ -230,9 +230,11 @@ def _print_tournament(summary: dict[str, Any]) -> None:
     for a in agents:
         matrix.add_column(Text(a), justify="right")
     for i, a in enumerate(agents):
-        matrix.add_row(
-            Text(a), *(_pct(v) if i != j else "" for j, v in enumerate(summary["win_matrix"][i]))
-        )
+        cells = [
+            "" if i == j else f"{_pct(v)} of {summary['meetings'][i][j]}"
+            for j, v in enumerate(summary["win_matrix"][i])
+        ]
+        matrix.add_row(Text(a), *cells)
     out.print(matrix)
 
 
