@@ -11,8 +11,8 @@ import pytest
 pytest.importorskip("pyarrow")
 pytest.importorskip("openskill")
 
-from arabesque.cli import main  # noqa: E402
-from arabesque.lab.tournament import (  # noqa: E402
+from arabesque.cli import main
+from arabesque.lab.tournament import (
     GameOutcome,
     ratings,
     tournament_lineups,
