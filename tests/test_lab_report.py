@@ -11,11 +11,11 @@ import pytest
 pytest.importorskip("pyarrow")
 pytest.importorskip("matplotlib")
 
-from arabesque.cli import main  # noqa: E402
-from arabesque.core.registry import get_game  # noqa: E402
-from arabesque.lab.compare import compare_runs, verdict  # noqa: E402
-from arabesque.lab.run import Plan, run_plan  # noqa: E402
-from arabesque.lab.store import LabError, load_run  # noqa: E402
+from arabesque.cli import main
+from arabesque.core.registry import get_game
+from arabesque.lab.compare import compare_runs, verdict
+from arabesque.lab.run import Plan, run_plan
+from arabesque.lab.store import LabError, load_run
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
