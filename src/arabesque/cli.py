@@ -29,7 +29,7 @@ from arabesque.core.errors import ArabesqueError
 from arabesque.core.game import GameSpec, Params
 from arabesque.core.records import GameRecord
 from arabesque.core.registry import game_ids, get_game
-from arabesque.lab.cli import add_lab_parsers
+from arabesque.lab.cli import add_backend_options, add_lab_parsers
 from arabesque.server.cli import add_serve_parser
 from arabesque.sim.verify import add_verify_parser
 
@@ -274,6 +274,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise CliError("--overwrite applies to record files: add --record DIR, or drop it")
     if args.resume and args.out is None:
         raise CliError("--resume goes on with a results folder: add --out DIR, or drop it")
+    if (args.backend != "local" or args.ray_address) and args.out is None:
+        raise CliError("--backend ray keeps its results in a folder: add --out DIR")
     spec = get_game(args.game)
     params = _make_params(spec, args.players, _game_options(args))
     agents = expand_agents(args.agents.split(","), params.num_players)
@@ -731,6 +733,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--resume", action="store_true", help="with --out: play only the seeds DIR lacks"
     )
+    add_backend_options(p)
     p.set_defaults(handler=cmd_simulate)
 
     p = sub.add_parser(

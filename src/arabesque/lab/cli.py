@@ -56,7 +56,7 @@ def _progress(show: bool) -> Any:
 
 
 def _run_with_progress(
-    plan: Any, out: Path, seeds: Sequence[int], resume: bool, workers: int, what: str
+    plan: Any, out: Path, seeds: Sequence[int], args: argparse.Namespace, what: str
 ) -> Any:
     from arabesque.lab.run import run_plan
 
@@ -77,8 +77,10 @@ def _run_with_progress(
             plan,
             out,
             seeds,
-            resume=resume,
-            workers=workers,
+            resume=args.resume,
+            workers=args.workers,
+            backend=args.backend,
+            ray_address=args.ray_address,
             on_start=on_start,
             on_game=lambda: progress.advance(task),
         )
@@ -105,11 +107,13 @@ def simulate_to_folder(
 
     if args.record is not None:
         raise ValueError("--record and --out are separate runs: give one of them")
+    if args.backend == "ray" and args.workers != 1:
+        raise ValueError("--workers is for the local backend; Ray uses the cluster's CPUs")
     plan = Plan(game_id, params, tuple(agents), "seats", (tuple(agents),))
     out = Path(args.out)
     seeds = range(args.seed, args.seed + args.games)
     start = time.perf_counter()
-    outcome = _run_with_progress(plan, out, seeds, args.resume, args.workers, "simulating")
+    outcome = _run_with_progress(plan, out, seeds, args, "simulating")
     elapsed = time.perf_counter() - start
     run = load_run(out) if (outcome.played or outcome.already) else None
     if run is None:
@@ -185,7 +189,7 @@ def cmd_tournament(
         out = Path(args.out)
     try:
         seeds = range(args.seed, args.seed + games)
-        outcome = _run_with_progress(plan, out, seeds, args.resume, args.workers, "tournament")
+        outcome = _run_with_progress(plan, out, seeds, args, "tournament")
         if not (outcome.played or outcome.already):
             print("no game finished", file=sys.stderr)
             return 130 if outcome.interrupted else 0
@@ -281,6 +285,22 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_backend_options(p: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--ray-address`` (simulate --out and tournament)."""
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="where the games are played: local processes (--workers) or a Ray cluster "
+        "(needs --out for simulate; pip install 'arabesque[ray]')",
+    )
+    p.add_argument(
+        "--ray-address",
+        metavar="ADDRESS",
+        help="the Ray cluster to use (default: $RAY_ADDRESS, else a local Ray)",
+    )
+
+
 def add_lab_parsers(
     sub: Any,
     positive_int: Callable[[str], Any],
@@ -320,6 +340,7 @@ def add_lab_parsers(
         help="bootstrap resamples for the ratings' intervals (default 100)",
     )
     p.add_argument("--workers", type=positive_int, default=1, help="processes (default 1)")
+    add_backend_options(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_game_options(p)
     p.set_defaults(handler=lambda a: cmd_tournament(a, make_params))

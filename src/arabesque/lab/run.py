@@ -23,6 +23,7 @@ from arabesque.lab.store import Manifest, open_for_writing, write_chunk
 from arabesque.sim import batch
 
 Rows = tuple[list[dict[str, Any]], list[dict[str, Any]]]
+BACKENDS = ("local", "ray")
 
 
 @dataclass(frozen=True)
@@ -84,10 +85,19 @@ def run_plan(
     on_start: Callable[[int, int], None] | None = None,
     on_game: Callable[[], None] | None = None,
     chunk_size: int | None = None,
+    backend: str = "local",
+    ray_address: str | None = None,
 ) -> RunOutcome:
     """Play the ``seeds`` not yet in ``out`` and write them there. Every refusal (bad agent,
     params, folder) is raised before any game. ``on_start(to_play, already)`` is told the
-    work once the folder is checked; ``on_game`` after each game written."""
+    work once the folder is checked; ``on_game`` after each game written. ``backend="ray"``
+    plays the chunks as Ray tasks (``ray_backend.py``) instead of on ``workers`` processes."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    if backend == "ray":
+        from arabesque.lab.ray_backend import _need_ray
+
+        _need_ray()
     if workers < 1:
         raise ValueError(f"the number of workers must be at least 1, got {workers}")
     spec = get_game(plan.game)
@@ -107,7 +117,10 @@ def run_plan(
     jobs = [(s, plan.lineup(s)) for s in todo]
     # One process writes a chunk every 50 games (Ctrl-C writes the games of the chunk under
     # way); a pool's chunks are smaller, so that the load balances and the bar moves.
-    size = chunk_size or (50 if workers == 1 else max(1, min(50, len(jobs) // (workers * 8))))
+    spread = 16 if backend == "ray" else workers * 8
+    size = chunk_size or (
+        50 if workers == 1 and backend == "local" else max(1, min(50, len(jobs) // spread))
+    )
     chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
     played = 0
 
@@ -119,6 +132,13 @@ def run_plan(
             for _ in rows[0]:
                 on_game()
 
+    if backend == "ray":
+        from arabesque.lab.ray_backend import play_chunks_on_ray
+
+        stopped = play_chunks_on_ray(
+            _play_chunk, plan.game, params_json, stored, chunks, write, ray_address
+        )
+        return RunOutcome(len(seeds), len(done), played, stopped)
     if workers == 1 or len(chunks) <= 1:
         for chunk in chunks:
             games: list[dict[str, Any]] = []
