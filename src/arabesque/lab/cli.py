@@ -279,10 +279,33 @@ def cmd_compare(args: argparse.Namespace) -> int:
         f"{result['paired']} seeds paired",
         soft_wrap=True,
     )
-    for line in result["lines"]:
-        out.print(("  * " if line["significant"] else "    ") + line["verdict"], soft_wrap=True)
-    out.print("(* : the 95% interval of the difference excludes 0)")
+    changed = [x for x in result["lines"] if x["significant"]]
+    rest = [x for x in result["lines"] if not x["significant"]]
+    if result["params_changed"]:
+        what = "; ".join(
+            f"{k}: {_short(a)} → {_short(b)}" for k, (a, b) in result["params_changed"].items()
+        )
+        out.print(f"params changed: {what}", soft_wrap=True)
+    if not result["same_agents"]:
+        out.print("note: the two runs were played by different agents", soft_wrap=True)
+    out.print(f"Changed (the 95% interval of B − A excludes 0): {len(changed)}")
+    for line in changed:
+        out.print(f"  {line['verdict']}  [{line['games']} games]", soft_wrap=True)
+    # Per-game metric lines without a change are many (every scoring card ...): shown on
+    # demand, so the changes stand out.
+    shown = rest if args.all else [x for x in rest if not x["measure"].endswith("(per game)")]
+    out.print(f"No clear change: {len(rest)}")
+    for line in shown:
+        out.print(f"  {line['verdict']}  [{line['games']} games]", soft_wrap=True)
+    if len(shown) < len(rest):
+        out.print(f"  ... and {len(rest) - len(shown)} per-game metrics (--all shows them)")
     return 0
+
+
+def _short(value: Any) -> str:
+    """A digest cut to 12 characters (enough to tell two files apart on screen)."""
+    text = str(value)
+    return text[:19] if text.startswith("sha256:") else text[:12] if len(text) == 64 else text
 
 
 def add_backend_options(p: argparse.ArgumentParser) -> None:
@@ -364,5 +387,8 @@ def add_lab_parsers(
     )
     p.add_argument("run_a", metavar="RUN_A")
     p.add_argument("run_b", metavar="RUN_B")
+    p.add_argument(
+        "--all", action="store_true", help="also list every per-game metric that did not change"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_compare)

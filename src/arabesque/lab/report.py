@@ -114,7 +114,11 @@ def _grouped_bars(
             for v, iv in zip(values, intervals, strict=True)
         ]
         ax.bar(xs, ys, width, yerr=[low, high], capsize=3, label=label)
-    ax.set_xticks(range(len(categories)), categories, rotation=20 if len(categories) > 4 else 0)
+    long_names = max((len(c) for c in categories), default=0) > 12
+    if long_names or len(categories) > 6:
+        ax.set_xticks(range(len(categories)), categories, rotation=30, ha="right", fontsize=7)
+    else:
+        ax.set_xticks(range(len(categories)), categories)
     if len(series) > 1:
         ax.legend(fontsize=8)
 
@@ -131,7 +135,14 @@ def build_report(runs: Sequence[Run]) -> tuple[str, list[Block]]:
     rows = []
     for label, run in zip(labels, runs, strict=True):
         seeds = run.games.column("seed").to_pylist()
-        params = {k: v for k, v in run.manifest.params.items() if k != "components_digest"}
+        # The components are named by their digest (next column), not in the params.
+        params = {
+            k: v
+            for k, v in run.manifest.params.items()
+            if k != "components_digest"
+            and v is not None
+            and not (isinstance(v, str) and v.startswith("sha256:"))
+        }
         digest = run.manifest.params.get("components_digest")
         rows.append(
             [
@@ -253,7 +264,7 @@ def build_report(runs: Sequence[Run]) -> tuple[str, list[Block]]:
         ax.invert_yaxis()
         ax.set_xlabel("mean points per seat-game")
         ax.legend(
-            fontsize=7, ncols=min(5, len(keys)), loc="upper center", bbox_to_anchor=(0.5, -0.25)
+            fontsize=7, ncols=min(5, len(keys)), loc="upper center", bbox_to_anchor=(0.5, -0.35)
         )
         ax.set_title("Mean score breakdown")
         blocks.append(
@@ -376,7 +387,10 @@ def build_report(runs: Sequence[Run]) -> tuple[str, list[Block]]:
                 if r["label"] not in labels_in_group:
                     labels_in_group.append(r["label"])
         percent = any(r["percent"] for entry in entries for r in entry)
-        fig, ax = plt.subplots(figsize=(max(5.0, 0.7 * len(labels_in_group) + 2), 3.4))
+        many = len(labels_in_group) > 6
+        fig, ax = plt.subplots(
+            figsize=(max(5.0, 0.7 * len(labels_in_group) + 2), 4.6 if many else 3.4)
+        )
         group_series = []
         for label, entry in zip(labels, entries, strict=True):
             by = {r["label"]: r for r in entry}
@@ -447,6 +461,9 @@ def build_report(runs: Sequence[Run]) -> tuple[str, list[Block]]:
     return title, blocks
 
 
+#: Figures drawn across the page rather than two to a row.
+WIDE = ("breakdown",)
+
 _CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
 h1 { font-size: 1.6em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; }
@@ -482,7 +499,7 @@ def render_html(title: str, blocks: Sequence[Block]) -> str:
         elif b.kind == "figure" and b.figure is not None:
             data = base64.b64encode(b.figure.png).decode("ascii")
             caption = html.escape(b.figure.caption)
-            wide = ' class="wide"' if b.figure.name == "breakdown" else ""
+            wide = ' class="wide"' if b.figure.name in WIDE else ""
             parts.append(
                 f'<figure{wide}><img alt="{caption}" src="data:image/png;base64,{data}">'
                 f"<figcaption>{caption}</figcaption></figure>"

@@ -67,7 +67,13 @@ def end_reason(state: GameState) -> str:
 def _ratios() -> tuple[Ratio, ...]:
     uses = tuple(f"location.{loc}.uses" for loc in LOCATIONS)
     out = [
-        Ratio(f"{loc}: share of actions", (f"location.{loc}.uses",), uses, "locations", True)
+        Ratio(
+            f"{loc}: share of actions",
+            (f"location.{loc}.uses",),
+            uses,
+            "share of location actions",
+            True,
+        )
         for loc in LOCATIONS
     ]
     out += [
@@ -75,7 +81,7 @@ def _ratios() -> tuple[Ratio, ...]:
             f"{loc}: special share",
             (f"location.{loc}.special",),
             (f"location.{loc}.uses",),
-            "special actions",
+            "special actions, share of each location's",
             True,
         )
         for loc in LOCATIONS
