@@ -206,3 +206,34 @@ def test_the_docs_duckdb_queries_run_on_a_results_folder(tmp_path: Path) -> None
     )
     turns = load_run(out).games.column("turns").to_pylist()
     assert metrics["turns"] == pytest.approx(sum(turns) / len(turns))
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--agents", "nope"], "unknown agent 'nope'"),
+        (["-o", "nope=1"], "nope"),
+        (["--components", "missing.toml"], "missing.toml"),
+        (["--resume", "--record", "recs"], "--record and --out"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_before_the_folder_exists(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    out = tmp_path / "run"
+    code = main(["simulate", GAME, "--games", "1", "--out", str(out), *extra])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert not out.exists() and not (tmp_path / "recs").exists()
+
+
+def test_a_components_file_that_does_not_load_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[meta]\nname = 3\n")
+    out = tmp_path / "run"
+    code = main(["simulate", "djinn", "--games", "1", "--components", str(bad), "--out", str(out)])
+    assert code == 2 and "'name' must be a str" in capsys.readouterr().err
+    assert not out.exists()
