@@ -68,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             folders.append(folder)
             if outcome.interrupted:
                 return 130
+    args.report.parent.mkdir(parents=True, exist_ok=True)
     write_report([load_run(f) for f in folders], args.report)
     print(f"wrote {args.report}", file=sys.stderr)
     return 0
