@@ -201,6 +201,24 @@ def build_report(runs: Sequence[Run]) -> tuple[str, list[Block]]:
         blocks.append(
             Block("figure", figure=_figure(fig, "Win rate per seat, 95% intervals", "seats"))
         )
+    else:
+        # Runs of different player counts (or solo runs, e.g. one per difficulty): one small
+        # plot per run, side by side on one scale.
+        fig, axes = plt.subplots(
+            1, len(runs), figsize=(min(12, 1.2 + 2.2 * len(runs)), 3.4), sharey=True, squeeze=False
+        )
+        for ax, (label, values, intervals), run in zip(axes[0], series, runs, strict=True):
+            n = run.manifest.players
+            _grouped_bars(ax, [f"seat {s}" for s in range(n)], [(label, values, intervals)], 100.0)
+            if n > 1:
+                ax.axhline(100 / n, color="black", linestyle="--", linewidth=1)
+            ax.set_title(label, fontsize=9)
+        axes[0][0].set_ylabel("win rate (%), 95% Wilson interval")
+        blocks.append(
+            Block(
+                "figure", figure=_figure(fig, "Win rate per seat and run, 95% intervals", "seats")
+            )
+        )
     blocks.append(
         Block(
             "table",
@@ -395,11 +413,13 @@ def build_report(runs: Sequence[Run]) -> tuple[str, list[Block]]:
         for label, entry in zip(labels, entries, strict=True):
             by = {r["label"]: r for r in entry}
             values = [by[k]["value"] if k in by else None for k in labels_in_group]
-            intervals = [
-                tuple(by[k]["ci95"]) if k in by and by[k]["ci95"][0] is not None else None
+            bounds: list[tuple[float, float] | None] = [
+                (by[k]["ci95"][0], by[k]["ci95"][1])
+                if k in by and by[k]["ci95"][0] is not None
+                else None
                 for k in labels_in_group
             ]
-            group_series.append((label, values, intervals))
+            group_series.append((label, values, bounds))
         short = [k.split(":")[0] for k in labels_in_group]
         _grouped_bars(ax, short, group_series, scale=100.0 if percent else 1.0)
         ax.set_title(group + (" (%)" if percent else ""))
@@ -462,7 +482,7 @@ def build_report(runs: Sequence[Run]) -> tuple[str, list[Block]]:
 
 
 #: Figures drawn across the page rather than two to a row.
-WIDE = ("breakdown",)
+WIDE = ("breakdown", "seats")
 
 _CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
