@@ -55,6 +55,9 @@ def test_html_report_is_self_contained_with_plots_and_counts(
     for heading in ("Win rate per seat", "Agents", "Game length", "own measures", "Every metric"):
         assert heading in page
     assert "bust rate" in page and "sorcerer" in page.lower()
+    # Two runs: what changed comes first, in words (the turn cap shortens every game).
+    assert "What changed from base to short" in page
+    assert "game length (turns) fell from" in page
     # Each run's game count and every seat's count is in the tables.
     assert page.count("<td>6</td>") >= 4
 

@@ -165,6 +165,34 @@ def build_report(runs: Sequence[Run]) -> tuple[str, list[Block]]:
         )
     )
 
+    # -- two runs: what changed (arabesque compare), first
+    if len(runs) == 2:
+        from arabesque.lab.compare import compare_runs
+
+        result = compare_runs(runs[0], runs[1])
+        changed = [x for x in result["lines"] if x["significant"]]
+        how = (
+            f"paired by seed ({result['paired']} seeds in both)"
+            if result["paired"]
+            else "as independent samples (no seed in common)"
+        )
+        blocks.append(Block("h2", f"What changed from {labels[0]} to {labels[1]}"))
+        blocks.append(
+            Block(
+                "p",
+                f"Every measure as a difference {labels[1]} − {labels[0]}, {how}; listed here "
+                f"are the {len(changed)} of {len(result['lines'])} measures whose 95% interval "
+                "excludes 0 (arabesque compare lists them all).",
+            )
+        )
+        if changed:
+            blocks.append(
+                Block(
+                    "table",
+                    headers=["verdict", "games"],
+                    rows=[[x["verdict"], str(x["games"])] for x in changed],
+                )
+            )
     # -- seats
     blocks.append(Block("h2", "Win rate per seat (the start player's edge)"))
     seat_rows = []
