@@ -93,3 +93,30 @@ def test_wildcard_ratios_expand_over_the_names_present() -> None:
     out = expand_ratios([ratio], names)
     assert [r.label for r in out] == ["card 'a key' scored", "card 'b' scored"]
     assert out[0].denominator == ("scoring.a key.seats",)
+
+
+def test_djinn_says_who_started_and_the_lab_counts_wins_by_turn_order(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    from arabesque.lab.analysis import turn_order_summary
+    from arabesque.lab.metrics import START_SEAT
+    from arabesque.lab.run import Plan, run_plan
+    from arabesque.lab.store import load_run
+
+    state = _play("djinn", 2, seed=4)
+    assert game_metrics("djinn").measure(state)[START_SEAT] == state.first  # type: ignore[attr-defined]
+    params = get_game("djinn").make_params(num_players=2)
+    lineup = ("heuristic", "heuristic")
+    run_plan(Plan("djinn", params, lineup, "seats", (lineup,)), tmp_path / "r", range(3))
+    run = load_run(tmp_path / "r")
+    order = turn_order_summary(run)
+    assert order is not None and [o["games"] for o in order] == [3, 3]
+    starts = {g["seed"]: dict(g["metrics"])[START_SEAT] for g in run.games.to_pylist()}
+    first_wins = sum(
+        1 for s in run.seats.to_pylist() if s["won"] and s["seat"] == starts[s["seed"]]
+    )
+    assert order[0]["wins"] == first_wins
+    # A game whose metrics do not say who started (Magic Lamp's) gets no such table.
+    ml = get_game("magic-lamp").make_params(num_players=2)
+    run_plan(Plan("magic-lamp", ml, ("random", "random"), "seats", (("random", "random"),)),
+             tmp_path / "m", range(1))  # fmt: skip
+    assert turn_order_summary(load_run(tmp_path / "m")) is None

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from arabesque.lab.metrics import expand_ratios, game_metrics
+from arabesque.lab.metrics import START_SEAT, expand_ratios, game_metrics
 from arabesque.lab.store import Run
 from arabesque.lab.tournament import outcomes_from_seats, ratings, win_matrix
 from arabesque.sim.stats import Z95, wilson_interval
@@ -64,6 +64,36 @@ def seat_summary(run: Run) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def turn_order_summary(run: Run) -> list[dict[str, Any]] | None:
+    """Win rate by place in the turn order (0 = the start player), for games whose metrics
+    say who started (``START_SEAT``); None when they do not."""
+    starts: dict[int, int] = {}
+    for seed, metrics in zip(
+        _column(run.games, "seed"), _column(run.games, "metrics"), strict=True
+    ):
+        found = dict(metrics).get(START_SEAT)
+        if found is None:
+            return None
+        starts[seed] = int(found)
+    n = run.manifest.players
+    wins = [0] * n
+    games = [0] * n
+    for r in run.seats.select(["seed", "seat", "won"]).to_pylist():
+        place = (r["seat"] - starts[r["seed"]]) % n
+        games[place] += 1
+        wins[place] += bool(r["won"])
+    return [
+        {
+            "place": place,
+            "games": games[place],
+            "wins": wins[place],
+            "win_rate": wins[place] / games[place] if games[place] else None,
+            "win_rate_ci95": list(wilson_interval(wins[place], games[place])),
+        }
+        for place in range(n)
+    ]
 
 
 def agent_summary(run: Run) -> list[dict[str, Any]]:

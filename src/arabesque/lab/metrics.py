@@ -47,6 +47,10 @@ class GameMetrics:
     groups: Mapping[str, str] = field(default_factory=dict)
 
 
+#: The metric a game whose start player is not seat 0 sets to the start player's seat, so the
+#: lab can report the win rate by place in the turn order (the start player's edge).
+START_SEAT = "start_seat"
+
 _REGISTRY: dict[str, GameMetrics] = {}
 
 

@@ -25,6 +25,7 @@ from arabesque.lab.analysis import (
     ratio_table,
     seat_summary,
     tournament_summary,
+    turn_order_summary,
 )
 from arabesque.lab.store import Run
 
@@ -254,6 +255,35 @@ def build_report(runs: Sequence[Run]) -> tuple[str, list[Block]]:
             rows=seat_rows,
         )
     )
+    orders = [turn_order_summary(run) for run in runs]
+    if any(o is not None for o in orders) and players > 1:
+        blocks.append(
+            Block(
+                "p",
+                "The start player is drawn at setup in this game, so seats are not places in "
+                "the turn order; by place (1 = the start player):",
+            )
+        )
+        order_rows = []
+        for label, order in zip(labels, orders, strict=True):
+            for o in order or []:
+                order_rows.append(
+                    [
+                        label,
+                        str(o["place"] + 1),
+                        str(o["games"]),
+                        str(o["wins"]),
+                        _pct(o["win_rate"]),
+                        _interval(o["win_rate_ci95"], percent=True),
+                    ]
+                )
+        blocks.append(
+            Block(
+                "table",
+                headers=["run", "place in turn order", "games", "wins", "win rate", "95%"],
+                rows=order_rows,
+            )
+        )
     blocks.append(
         Block(
             "p",

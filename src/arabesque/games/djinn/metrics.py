@@ -12,7 +12,7 @@ from arabesque.core.game import GameState
 from arabesque.games.djinn.components import LOCATIONS
 from arabesque.games.djinn.rules import condition_points
 from arabesque.games.djinn.state import DjinnState
-from arabesque.lab.metrics import GameMetrics, Ratio, register_metrics
+from arabesque.lab.metrics import START_SEAT, GameMetrics, Ratio, register_metrics
 
 TROPHY_ROWS = (1, 2, 3)
 
@@ -45,6 +45,9 @@ def measure(state: GameState) -> dict[str, float]:
         elif kind == "end_turn":
             out["turns"] += 1
     out["rounds"] = float(state.round)
+    # The start player is drawn at setup: the lab's report turns seats into places in the
+    # turn order with it (the start player's edge).
+    out[START_SEAT] = float(state.first)
     comp = state.comp
     for c in state.scoring:
         card = comp.scoring_cards[c]
