@@ -79,8 +79,11 @@ def test_resume_plays_only_the_missing_seeds_and_equals_one_whole_run(tmp_path: 
     run_plan(_plan(), whole, range(0, 5))
     first = run_plan(_plan(), parts, range(0, 2))
     assert (first.played, first.already) == (2, 0)
-    again = run_plan(_plan(), parts, range(0, 5), resume=True)
+    told: list[int] = []
+    again = run_plan(_plan(), parts, range(0, 5), resume=True, on_game=lambda: told.append(1))
     assert (again.played, again.already) == (3, 2)
+    assert len(told) == 3, "the progress bar hears of every game played"
+
     assert _rows(parts) == _rows(whole)
     nothing = run_plan(_plan(), parts, range(0, 5), resume=True)
     assert nothing.played == 0

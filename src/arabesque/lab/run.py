@@ -124,11 +124,12 @@ def run_plan(
     chunks = [jobs[i : i + size] for i in range(0, len(jobs), size)]
     played = 0
 
-    def write(rows: Rows) -> None:
+    def write(rows: Rows, told: bool = False) -> None:
+        """Write a chunk; tell ``on_game`` of its games unless ``told`` already."""
         nonlocal played
         write_chunk(out, rows[0], rows[1])
         played += len(rows[0])
-        if on_game is not None:
+        if on_game is not None and not told:
             for _ in rows[0]:
                 on_game()
 
@@ -148,10 +149,13 @@ def run_plan(
                     g, s = play_lab_game(plan.game, params_json, stored, lineup, seed)
                     games.append(g)
                     seats.extend(s)
+                    # The bar moves with every game; the chunk is written at its end.
+                    if on_game is not None:
+                        on_game()
             except KeyboardInterrupt:
-                write((games, seats))
+                write((games, seats), told=True)
                 return RunOutcome(len(seeds), len(done), played, True)
-            write((games, seats))
+            write((games, seats), told=True)
         return RunOutcome(len(seeds), len(done), played, False)
 
     context = multiprocessing.get_context()
