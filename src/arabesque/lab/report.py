@@ -238,7 +238,8 @@ def build_report(runs: Sequence[Run]) -> tuple[str, list[Block]]:
         )
         for ax, (label, values, intervals), run in zip(axes[0], series, runs, strict=True):
             n = run.manifest.players
-            _grouped_bars(ax, [f"seat {s}" for s in range(n)], [(label, values, intervals)], 100.0)
+            _grouped_bars(ax, [str(s) for s in range(n)], [(label, values, intervals)], 100.0)
+            ax.set_xlabel("seat")
             if n > 1:
                 ax.axhline(100 / n, color="black", linestyle="--", linewidth=1)
             ax.set_title(label, fontsize=9)
