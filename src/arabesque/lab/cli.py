@@ -337,7 +337,7 @@ def add_lab_parsers(
         help="agents against each other over seat assignments; win matrix and ratings",
         description="Play a tournament: round robin over seat assignments (every agent in "
         "every seat equally often) or one-vs-all (the first agent is the field). Prints "
-        "openskill (Plackett–Luce) ratings with bootstrap 95%% intervals and the pairwise "
+        "openskill (Plackett–Luce) ratings with bootstrap 95% intervals and the pairwise "
         "win matrix. With --out the games are kept as Parquet (see docs/designers.md).",
     )
     p.add_argument("game")
@@ -382,7 +382,7 @@ def add_lab_parsers(
         "compare",
         help="what changed between two results folders (paired by seed), with verdicts",
         description="Compare two results folders of one game (e.g. two components files, "
-        "same agents and seeds): every measure as a difference with its 95%% interval, "
+        "same agents and seeds): every measure as a difference with its 95% interval, "
         "paired by seed where the seeds match.",
     )
     p.add_argument("run_a", metavar="RUN_A")
