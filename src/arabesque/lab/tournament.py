@@ -142,8 +142,12 @@ def ratings(
     rng = random.Random(seed)
     for _ in range(bootstrap if outcomes else 0):
         drawn = [outcomes[rng.randrange(len(outcomes))] for _ in outcomes]
+        present = {a for game in drawn for a in game.agents}
         for a, (mu, _sigma) in _rate(drawn, agents).items():
-            samples[a].append(mu)
+            # A resample without the agent's games says nothing of it (its mu would stay
+            # the prior's), so it does not count towards the agent's interval.
+            if a in present:
+                samples[a].append(mu)
     rows: list[dict[str, Any]] = []
     for a in agents:
         mu, sigma = base[a]
