@@ -129,6 +129,6 @@ def test_a_resample_without_an_agent_says_nothing_of_it() -> None:
     games = [GameOutcome(i, ("a", "b"), (1, 2) if i % 2 else (2, 1)) for i in range(39)]
     games.append(GameOutcome(39, ("c", "b"), (1, 2)))  # c plays once, and wins
     rows = {r["agent"]: r for r in ratings(games, ["a", "b", "c"], bootstrap=60)}
-    low, high = rows["c"]["mu_ci95"]
+    low, _high = rows["c"]["mu_ci95"]
     # Resamples missing c's one game would leave it at the prior (25): they are left out.
     assert low > 25.0 and rows["c"]["games"] == 1
