@@ -150,3 +150,12 @@ def test_compare_refuses_two_games(
         compare_runs(load_run(runs["base"]), load_run(runs["ali"]))
     assert main(["compare", str(runs["base"]), str(runs["ali"])]) == 2
     assert "compare runs of one game" in capsys.readouterr().err
+
+
+def test_a_games_metric_groups_are_drawn(runs: dict[str, Path], tmp_path: Path) -> None:
+    out = tmp_path / "ali.md"
+    assert main(["report", str(runs["ali"]), "--out", str(out)]) == 0
+    text = out.read_text()
+    assert "tiles taken per game, by kind (mean ± 95%)" in text
+    assert (tmp_path / "ali-group-take-kind.png").read_bytes().startswith(PNG)
+    assert "effects taken" in text  # Ali Baba's ratios: the share of each effect taken

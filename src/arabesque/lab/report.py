@@ -27,6 +27,7 @@ from arabesque.lab.analysis import (
     tournament_summary,
     turn_order_summary,
 )
+from arabesque.lab.metrics import game_metrics
 from arabesque.lab.store import Run
 
 
@@ -507,6 +508,29 @@ def build_report(runs: Sequence[Run]) -> tuple[str, list[Block]]:
             )
         )
     means = [metric_means(run) for run in runs]
+    # The game's groups of per-game counts (e.g. tiles taken by kind), drawn as means ± 95%.
+    for prefix, title in game_metrics(game).groups.items():
+        by_run = [{r["metric"]: r for r in m if r["metric"].startswith(prefix)} for m in means]
+        names_in_group = sorted({k for b in by_run for k in b})
+        if not names_in_group:
+            continue
+        fig, ax = plt.subplots(figsize=(max(5.0, 0.6 * len(names_in_group) + 2), 3.6))
+        mean_series = []
+        for label, b in zip(labels, by_run, strict=True):
+            values = [b[k]["mean"] if k in b else None for k in names_in_group]
+            spans: list[tuple[float, float] | None] = [
+                (b[k]["mean"] - b[k]["ci95_half"], b[k]["mean"] + b[k]["ci95_half"])
+                if k in b
+                else None
+                for k in names_in_group
+            ]
+            mean_series.append((label, values, spans))
+        _grouped_bars(ax, [k[len(prefix) :] for k in names_in_group], mean_series)
+        ax.set_title(title)
+        slug = "".join(c if c.isalnum() else "-" for c in prefix.strip("."))
+        blocks.append(
+            Block("figure", figure=_figure(fig, f"{title} (mean ± 95%)", f"group-{slug}"))
+        )
     if any(means):
         blocks.append(Block("h2", "Every metric, per game"))
         names: list[str] = []

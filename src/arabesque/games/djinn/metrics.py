@@ -107,6 +107,6 @@ METRICS = register_metrics(
         measure=measure,
         end_reason=end_reason,
         ratios=_ratios(),
-        groups={"trophy.row": "trophies per game by row", "location.": "per game"},
+        groups={"trophy.row": "trophies claimed per game, by row"},
     )
 )
