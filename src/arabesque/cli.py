@@ -29,6 +29,7 @@ from arabesque.core.errors import ArabesqueError
 from arabesque.core.game import GameSpec, Params
 from arabesque.core.records import GameRecord
 from arabesque.core.registry import game_ids, get_game
+from arabesque.lab.cli import add_backend_options, add_lab_parsers
 from arabesque.server.cli import add_serve_parser
 from arabesque.sim.verify import add_verify_parser
 
@@ -91,6 +92,11 @@ def _option_value(text: str) -> Any:
 def _make_params(spec: GameSpec, players: int | None, options: dict[str, Any]) -> Params:
     num_players = _default_players(spec) if players is None else players
     return spec.make_params(num_players=num_players, **options)
+
+
+def _lab_params(args: argparse.Namespace) -> tuple[str, Params]:
+    spec = get_game(args.game)
+    return spec.id, _make_params(spec, args.players, _game_options(args))
 
 
 # -- play ------------------------------------------------------------------------------------
@@ -266,9 +272,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     if args.overwrite and args.record is None:
         raise CliError("--overwrite applies to record files: add --record DIR, or drop it")
+    if args.resume and args.out is None:
+        raise CliError("--resume goes on with a results folder: add --out DIR, or drop it")
+    if (args.backend != "local" or args.ray_address) and args.out is None:
+        raise CliError("--backend ray keeps its results in a folder: add --out DIR")
     spec = get_game(args.game)
     params = _make_params(spec, args.players, _game_options(args))
     agents = expand_agents(args.agents.split(","), params.num_players)
+    if args.out is not None:
+        from arabesque.lab.cli import simulate_to_folder
+
+        return simulate_to_folder(args, spec.id, params, agents)
     progress = Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -626,7 +640,12 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--my-precious", action="store_true", help='magic-lamp: the "My Precious" variant'
     )
-    p.add_argument("--components", metavar="FILE", help="magic-lamp: a components TOML file")
+    p.add_argument(
+        "--components",
+        metavar="FILE",
+        help="magic-lamp, djinn: a components TOML file (arabesque cards GAME lists the "
+        "built-in one; docs/components.md)",
+    )
     p.add_argument(
         "--variant",
         metavar="NAME",
@@ -729,6 +748,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --record: replace record files of the same seeds left by an earlier run",
     )
     p.add_argument("--workers", type=_positive_int, default=1, help="processes (default 1)")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        help="keep the results as Parquet in DIR (seats-*.parquet, games-*.parquet; "
+        "docs/designers.md); refuses a non-empty DIR without --resume",
+    )
+    p.add_argument(
+        "--resume", action="store_true", help="with --out: play only the seeds DIR lacks"
+    )
+    add_backend_options(p)
     p.set_defaults(handler=cmd_simulate)
 
     p = sub.add_parser(
@@ -787,6 +816,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_cards)
     add_verify_parser(sub)
+    add_lab_parsers(
+        sub, _positive_int, _non_negative_int, _integer, _add_game_options, _lab_params
+    )
     return parser
 
 

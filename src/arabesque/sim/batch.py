@@ -192,6 +192,11 @@ def _init_worker(stop: EventType) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def stop_requested() -> bool:
+    """In a worker process: whether the main process asked the batch to stop (Ctrl-C)."""
+    return _STOP is not None and _STOP.is_set()
+
+
 def _play_many(
     game_id: str,
     params_json: Mapping[str, Any],
