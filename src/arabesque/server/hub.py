@@ -1,5 +1,6 @@
-"""The hub: every live table of one server, the store, and the thread pools that keep the
-event loop free (bots think in one, the database is written in the other).
+"""The hub: every live table of one server, the store, and the pools that keep the event loop
+free (bots think in worker processes or, the cheap ones, in a thread pool; the database is
+written in another thread pool).
 
 One ``Hub`` per server (app.py makes it). It brings the open and running tables back to
 life at startup (replaying their stored actions), creates, finds and lists tables for the
@@ -26,6 +27,7 @@ from arabesque.core.game import GameSpec, Params
 from arabesque.core.limits import quote
 from arabesque.core.registry import get_game
 from arabesque.server import db
+from arabesque.server.botpool import BotPool
 from arabesque.server.commit import GroupCommit
 from arabesque.server.connection import BACKGROUND
 from arabesque.server.errors import LobbyError
@@ -62,6 +64,10 @@ class Hub:
         self.fanout = fanout if fanout is not None else fanout_for(self.store.url)
         self.tables: dict[str, TableRuntime] = {}
         self.bot_pool = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="bot")
+        #: The bot worker processes (botpool.py), started at the first move that needs
+        #: them; None when the settings ask for none.
+        processes = settings.resolved_bot_workers()
+        self.bot_workers = BotPool(processes, settings.bot_worker_nice) if processes else None
         # SQLite has one writer at a time anyway; one thread keeps commits in order.
         workers = 1 if self.store.is_sqlite else 4
         self.db_pool = ThreadPoolExecutor(workers, thread_name_prefix="db")
@@ -174,6 +180,8 @@ class Hub:
             for conn in table.all_connections():
                 conn.close_soon(1001, "server shutting down")
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        if self.bot_workers is not None:
+            self.bot_workers.close()
         self.db_pool.shutdown(wait=True)
         self.store.close()
 
