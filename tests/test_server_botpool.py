@@ -178,3 +178,33 @@ async def test_a_missed_deadline_and_an_agent_error_are_reported() -> None:
         assert pool.deaths == 0
     finally:
         pool.close()
+
+
+def test_serve_flags_set_the_bot_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    from arabesque.server import cli, serving
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
+    monkeypatch.setattr(cli, "_tune_gc", lambda: None)
+    monkeypatch.setenv("ARABESQUE_DATA_DIR", str(tmp_path))
+    captured: dict[str, Settings] = {}
+    real = serving.uvicorn_config
+
+    def config(app: object, settings: Settings, **options: object) -> uvicorn.Config:
+        captured["settings"] = settings
+        return real(app, settings, **options)
+
+    monkeypatch.setattr(serving, "uvicorn_config", config)
+    argv = ["--bot-workers", "3", "--bot-deadline", "2.5", "--bot-inline", "random, burn"]
+    assert cli.main([*argv, "--port", "0"]) == 0
+    settings = captured["settings"]
+    assert settings.resolved_bot_workers() == 3 and settings.bot_think_s == 2.5
+    assert settings.bot_inline_agents == ("random", "burn")
+    assert cli.main(["--bot-inline", "", "--bot-workers", "0", "--port", "0"]) == 0
+    assert captured["settings"].bot_inline_agents == ()
+    assert captured["settings"].resolved_bot_workers() == 0
+    assert cli.main(["--port", "0"]) == 0
+    assert captured["settings"].resolved_bot_workers() == max(1, (os.cpu_count() or 1) - 1)
+    with pytest.raises(SystemExit):
+        cli.main(["--bot-workers", "-1"])
