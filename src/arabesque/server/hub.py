@@ -264,7 +264,6 @@ class Hub:
             params=params.to_json(),
             options={
                 "clock": request.clock.model_dump(mode="json"),
-                "bot_think_s": request.bot_think_s,
                 "auto_start": request.auto_start,
                 "away_s": request.away_s,
             },
@@ -273,6 +272,8 @@ class Hub:
             created_at=now(),
             seats=seats,
         )
+        if request.bot_think_s is not None:
+            data.options["bot_think_s"] = request.bot_think_s
         await self.db(self.store.create_table, data)
         table = TableRuntime(self, data)
         self.tables[data.id] = table

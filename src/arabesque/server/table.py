@@ -85,7 +85,9 @@ class TableRuntime:
         self.spec = get_game(data.game)
         self.params = self.spec.make_params(**data.params)
         self.clock = ClockSpec.model_validate(data.options.get("clock", {}))
-        self.bot_think_s = float(data.options.get("bot_think_s", hub.settings.bot_think_s))
+        # A table may ask its bots to be quicker than the server's deadline, never slower.
+        limit = hub.settings.bot_think_s
+        self.bot_think_s = min(float(data.options.get("bot_think_s", limit)), limit)
         self.auto_start = bool(data.options.get("auto_start", False))
         self.away_s = float(data.options.get("away_s", DEFAULT_AWAY_S))
         #: When each human seat's last connection went (away.py); from now for a table
