@@ -50,7 +50,7 @@ from arabesque.core.game import GameState
 log = logging.getLogger("arabesque.server")
 
 #: How long past its deadline a worker may take to stop before it is killed.
-KILL_GRACE_S = 1.0
+KILL_GRACE_S = 2.0
 #: Static objects remembered at most; past it the registry starts afresh (a new
 #: generation), and the workers drop theirs when they see the new generation.
 MAX_STATICS = 4096
@@ -210,6 +210,9 @@ class BotPool:
         self.decided = 0
         self.deaths = 0
         self.deadlines = 0
+        self.kills = 0
+        #: Seconds the event loop spent sending decisions and reading answers.
+        self.loop_s = 0.0
 
     # -- life --------------------------------------------------------------------------
 
@@ -316,6 +319,13 @@ class BotPool:
                 self._static_of[token] = obj
 
     def _send(self, worker: _Worker, job: _Job) -> None:
+        started = time.perf_counter()
+        try:
+            self._send_job(worker, job)
+        finally:
+            self.loop_s += time.perf_counter() - started
+
+    def _send_job(self, worker: _Worker, job: _Job) -> None:
         budget = job.deadline - time.monotonic()
         try:
             self._register(job.statics)
@@ -338,6 +348,13 @@ class BotPool:
         worker.overdue = False
 
     def _on_readable(self, worker: _Worker) -> None:
+        started = time.perf_counter()
+        try:
+            self._read_answer(worker)
+        finally:
+            self.loop_s += time.perf_counter() - started
+
+    def _read_answer(self, worker: _Worker) -> None:
         try:
             job_id, status, value, agent_blob = worker.conn.recv()
         except (EOFError, OSError, pickle.UnpicklingError):
@@ -372,8 +389,9 @@ class BotPool:
 
     def _kill_if_stuck(self, worker: _Worker, job: _Job) -> None:
         if worker.job is job and worker in self._workers:
-            log.warning("bot worker %s still busy %.1f s past a deadline: killed",
+            log.warning("bot worker %s still busy %.1f s past a deadline: killing it",
                         worker.process.pid, KILL_GRACE_S)
+            self.kills += 1
             worker.process.kill()
 
     def _lost(self, worker: _Worker) -> None:

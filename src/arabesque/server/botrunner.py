@@ -41,8 +41,8 @@ log = logging.getLogger("arabesque.server")
 
 #: The agent that plays a move the worker pool could not deliver.
 FALLBACK_AGENT = "heuristic"
-#: Values never worth naming as a worker's static objects.
-_PLAIN = (int, float, str, bytes, bool, type(None))
+#: Values never named as a worker's static objects (see BotRunner._statics).
+_PLAIN = (int, float, str, bytes, bool, type(None), tuple, list, dict, set, frozenset)
 
 
 class BotRunner:
@@ -54,8 +54,6 @@ class BotRunner:
         self._agent_locks: dict[int, threading.Lock] = {}
         self._bot_tasks: dict[int, tuple[int, asyncio.Task[None]]] = {}
         self._fallbacks: dict[int, Agent | None] = {}
-        #: ids of the objects the last bot copy shared with the live state (see _statics).
-        self._shared_before: set[int] = set()
 
     def schedule_bot(self, seat: int, agent: Agent | None = None) -> None:
         """Ask the seat's bot for its move, unless it is already thinking about this one."""
@@ -166,17 +164,16 @@ class BotRunner:
                 return
 
     def _statics(self, state: GameState, seen: GameState) -> list[Any]:
-        """The objects the bot's copy shares with the live state, and shared already at the
-        previous decision: components, geometry, params. A copy shares only what never
-        changes, so a worker may keep them; keeping only what lasted avoids naming per-move
-        values (a decision stack, a tuple of seats) that would never be sent again."""
-        shared = [
+        """The objects of the game's own classes that the bot's copy shares with the live
+        state: params, components, geometry, the action space. A copy shares only what never
+        changes, so a worker may keep them; plain containers are left out, being per-move
+        values (a tuple of seats) that would pile up in the workers for nothing. Named from
+        the first move on, so an agent holding them (its components) keeps naming them
+        after every round trip instead of carrying its own copy."""
+        return [
             value for name, value in getattr(seen, "__dict__", {}).items()
             if not isinstance(value, _PLAIN) and getattr(state, name, None) is value
         ]
-        before = self._shared_before
-        self._shared_before = {id(value) for value in shared}
-        return [value for value in shared if id(value) in before]
 
     async def _think_in_thread(
         self, seat: int, agent: Agent, obs: Observation, default: int
