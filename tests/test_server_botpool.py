@@ -208,3 +208,59 @@ def test_serve_flags_set_the_bot_pool(tmp_path: Path, monkeypatch: pytest.Monkey
     assert captured["settings"].resolved_bot_workers() == max(1, (os.cpu_count() or 1) - 1)
     with pytest.raises(SystemExit):
         cli.main(["--bot-workers", "-1"])
+
+
+async def test_workers_that_cannot_start_fail_the_move_and_are_tried_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from arabesque.agents.registry import make_agent
+    from arabesque.core.registry import get_game
+
+    spec = get_game(GAME)
+    state = spec.new_game(spec.make_params(num_players=2), 3)
+    seat = min(state.to_act())
+    seen = state.determinize(seat, random.Random(1))
+    pool = BotPool(1)
+
+    def no_processes(self: BotPool) -> None:
+        raise OSError("no processes left")
+
+    monkeypatch.setattr(BotPool, "_spawn", no_processes)
+    with pytest.raises(BotPoolError) as failed:
+        await pool.decide(make_agent("random", GAME, 1), seen, seat, 5.0)
+    assert failed.value.kind == "failed" and "no processes left" in str(failed.value)
+    monkeypatch.undo()
+    try:
+        await pool.start()
+        action, _ = await pool.decide(make_agent("random", GAME, 1), seen, seat, 5.0)
+        assert action in state.legal_actions(seat)
+    finally:
+        pool.close()
+
+
+def test_search_bots_are_capped_per_table_and_per_server(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, max_search_bots_per_table=2, max_search_bots=3)
+    with ServerThread(settings) as server:
+        lobby = Lobby(server.url)
+        burn = {"kind": "bot", "agent": "burn:ms=1"}
+        cheap = {"kind": "bot", "agent": "heuristic"}
+        too_many = lobby.http.post(
+            "/api/tables", json={"game": GAME, "players": 3, "seats": [burn] * 3}
+        )
+        assert too_many.status_code == 409
+        assert too_many.json()["code"] == "too_many_bots"
+        assert "at most 2 search bots" in too_many.json()["message"]
+        # Cheap bots are not counted.
+        lobby.create(GAME, players=3, seats=[burn, burn, cheap])
+        # The server holds 2 of its 3; a table filled with two more is refused.
+        table_id, host = lobby.create(GAME, players=3, seats=[{"kind": "human"}])
+        lobby.join(table_id, 0)
+        filled = lobby.http.post(
+            f"/api/tables/{table_id}/fill", json={"agent": "burn"},
+            headers={"Authorization": f"Bearer {host}"},
+        )
+        assert filled.status_code == 409 and "runs 2 search bots" in filled.json()["message"]
+        assert lobby.table(table_id)["seats"][1]["kind"] == "human"  # nothing changed
+        lobby.fill(table_id, host, "random")
+        lobby.create(GAME, players=2, seats=[burn])
+        lobby.close()

@@ -217,10 +217,18 @@ class BotPool:
     # -- life --------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Start the workers (in a thread: the first start launches the fork server)."""
+        """Start the workers (in a thread: the first start launches the fork server).
+        Raises ``BotPoolError`` (failed) when they cannot start; the next call tries again."""
         if self._starting is None:
             self._starting = asyncio.ensure_future(self._start())
-        await asyncio.shield(self._starting)
+        starting = self._starting
+        try:
+            await asyncio.shield(starting)
+        except Exception as exc:
+            if self._starting is starting:
+                self._starting = None
+            log.error("could not start the bot workers: %r", exc)
+            raise BotPoolError("failed", f"could not start the bot workers: {exc!r}") from exc
 
     async def _start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -282,8 +290,12 @@ class BotPool:
         self._next_job += 1
         job.timer = loop.call_later(deadline_s, self._on_deadline, job)
         self._queue.append(job)
-        if self._starting is None:
-            await self.start()
+        if self._starting is None or not self._starting.done():
+            try:
+                await self.start()
+            except BotPoolError as exc:
+                job.timer.cancel()
+                self._fail(job, exc.kind, str(exc))
         self._dispatch()
         try:
             return await job.future

@@ -116,6 +116,19 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         "'' sends every bot to the workers)",
     )
     p.add_argument(
+        "--max-search-bots",
+        type=_count,
+        metavar="N",
+        help="search bots (any agent not in --bot-inline) that the open and running tables "
+        "may seat together; the next is refused (default: no limit)",
+    )
+    p.add_argument(
+        "--max-search-bots-per-table",
+        type=_count,
+        metavar="N",
+        help="search bots one table may seat (default: no limit)",
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -159,6 +172,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         bot_workers=getattr(args, "bot_workers", None),
         bot_think_s=getattr(args, "bot_deadline", None),
         bot_inline_agents=_names(getattr(args, "bot_inline", None)),
+        max_search_bots=getattr(args, "max_search_bots", None),
+        max_search_bots_per_table=getattr(args, "max_search_bots_per_table", None),
     )
     url = settings.resolved_database_url()
     shown = url if url.startswith("sqlite") else _hide_password(url)

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any, TypeVar
 
-from arabesque.agents.registry import make_agent
+from arabesque.agents.registry import make_agent, parse_agent_spec
 from arabesque.bench import default_players
 from arabesque.core.errors import ArabesqueError
 from arabesque.core.game import GameSpec, Params
@@ -76,6 +76,35 @@ class Hub:
         self.listeners: list[Listener] = [self._fan_out]
         self._lock = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+
+    def is_search_agent(self, spec: str) -> bool:
+        """An agent that takes a worker's CPU for each move (not a cheap inline one)."""
+        return parse_agent_spec(spec)[0] not in self.settings.bot_inline_agents
+
+    def check_bot_room(self, table: TableRuntime | None, agents: list[str]) -> None:
+        """Refuse seating ``agents`` (at ``table``, or at a table being created) past the
+        limits on search bots per table and per server (``409 too_many_bots``)."""
+        adding = sum(1 for agent in agents if self.is_search_agent(agent))
+        if not adding:
+            return
+        cheap = ", ".join(self.settings.bot_inline_agents) or "none"
+        per_table = self.settings.max_search_bots_per_table
+        seated = table.search_bots() if table is not None else 0
+        if per_table is not None and seated + adding > per_table:
+            raise LobbyError(
+                409, "too_many_bots",
+                f"a table may seat at most {per_table} search bots ({seated} seated, "
+                f"{adding} asked); cheap bots are not counted: {cheap}",
+            )
+        limit = self.settings.max_search_bots
+        if limit is not None:
+            running = sum(t.search_bots() for t in self.tables.values())
+            if running + adding > limit:
+                raise LobbyError(
+                    409, "too_many_bots",
+                    f"this server runs {running} search bots and at most {limit}; try later, "
+                    f"or seat cheap bots ({cheap})",
+                )
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
@@ -252,6 +281,7 @@ class Hub:
                 seats.append(SeatData(seat, db.BOT, agent=agent, name=given.name))
             else:
                 seats.append(SeatData(seat, db.HUMAN, name=given.name if given else None))
+        self.check_bot_room(None, [s.agent for s in seats if s.agent is not None])
         if request.clock.on_timeout == "bot":
             try:
                 make_agent(request.clock.timeout_agent, spec.id, seed=0)

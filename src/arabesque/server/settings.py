@@ -73,6 +73,11 @@ class Settings(BaseModel):
     #: How much the workers lower their CPU priority (``os.nice``), so that when the cores
     #: are short the event loop, not the bots, gets them.
     bot_worker_nice: int = Field(10, ge=0, le=19)
+    #: Search bots (agents not in ``bot_inline_agents``: they take a worker's CPU for each
+    #: move) one table may seat, and all the open and running tables of this process
+    #: together; the next is refused (``409 too_many_bots``). None: no limit.
+    max_search_bots_per_table: int | None = Field(None, ge=0)
+    max_search_bots: int | None = Field(None, ge=0)
     #: Accept permessage-deflate (websocket compression) when a client offers it. Off by
     #: default: compressing every frame was the largest cost per action on the event loop
     #: (frames are a few KB; on a LAN or loopback they gain nothing from it).

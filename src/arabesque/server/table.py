@@ -168,6 +168,18 @@ class TableRuntime:
         data = self.seat_data(seat)
         return data.kind == db.BOT or data.stand_in is not None
 
+    def search_bots(self) -> int:
+        """Seats played by a search bot (its own, or an away human's stand-in) while the
+        table is open or running (hub.check_bot_room)."""
+        if self.data.status not in (db.OPEN, db.RUNNING):
+            return 0
+        hub = self.hub
+        return sum(
+            1 for s in self.data.seats
+            if any(a is not None and hub.is_search_agent(a) for a in (s.agent, s.stand_in))
+            and (s.kind == db.BOT or s.stand_in is not None)
+        )
+
     def humans_connected(self) -> bool:
         """A seat's player is connected here (spectators do not count)."""
         return any(conns for seat, conns in self.connections.items() if seat is not None)
