@@ -304,7 +304,7 @@ class BotPool:
                 job.timer.cancel()
 
     def _dispatch(self) -> None:
-        for worker in self._workers:
+        for worker in list(self._workers):  # a failed send drops its worker
             if not self._queue:
                 return
             if worker.job is not None:
