@@ -68,6 +68,7 @@ class Hub:
         #: them; None when the settings ask for none.
         processes = settings.resolved_bot_workers()
         self.bot_workers = BotPool(processes, settings.bot_worker_nice) if processes else None
+        self._warming: asyncio.Task[None] | None = None
         # SQLite has one writer at a time anyway; one thread keeps commits in order.
         workers = 1 if self.store.is_sqlite else 4
         self.db_pool = ThreadPoolExecutor(workers, thread_name_prefix="db")
@@ -87,6 +88,7 @@ class Hub:
         adding = sum(1 for agent in agents if self.is_search_agent(agent))
         if not adding:
             return
+        self._warm_bot_workers()
         cheap = ", ".join(self.settings.bot_inline_agents) or "none"
         per_table = self.settings.max_search_bots_per_table
         seated = table.search_bots() if table is not None else 0
@@ -105,6 +107,17 @@ class Hub:
                     f"this server runs {running} search bots and at most {limit}; try later, "
                     f"or seat cheap bots ({cheap})",
                 )
+
+    def _warm_bot_workers(self) -> None:
+        """Start the bot workers now that a search bot is being seated, so that its first
+        move does not wait for them (the first start launches the fork server)."""
+        pool = self.bot_workers
+        if pool is None or self._warming is not None:
+            return
+        self._warming = asyncio.get_running_loop().create_task(pool.start())
+        self._warming.add_done_callback(
+            lambda task: None if task.cancelled() else task.exception()  # logged by start
+        )
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
