@@ -30,7 +30,11 @@ every seat is a ``--cpu-bot-agent`` bot (default ``burn:ms=100``, a test agent t
 (default 1). It reports the humans' round trip p99 of each phase beside the baseline's, the
 bots' actions per second, and their missed deadlines and dead workers (from the server log).
 
-    python3 scripts/bench_server_load.py --games 400 --duration 30 --cpu-bot-tables 10,20,40
+    python3 scripts/bench_server_load.py --games 400 --think-ms 2000 --duration 30 \
+        --cpu-bot-tables 5,10,20
+
+The bot tables' actions are counted from the version the lobby shows spectators (polled every
+second), so moves made in secret (dice set, race answers) count only once revealed.
 
 Traffic goes to 127.0.0.1 only; the run stops by itself after ``--duration`` seconds (plus
 setup, bounded by ``--setup-timeout``) and never starts more than ``--max-games`` games.
