@@ -29,8 +29,9 @@ class BurnAgent(Agent):
         while time.process_time() < end:
             spins += 1
         self.decisions += 1
-        # The count takes part in the choice, so a lost agent state changes the game.
-        self.rng.random() if self.decisions % 3 == 0 else None
+        if self.decisions % 3 == 0:
+            # The count takes part in the choice, so a lost agent state changes the game.
+            self.rng.random()
         return self.rng.choice(list(obs.legal))
 
 
