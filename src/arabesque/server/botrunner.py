@@ -41,8 +41,21 @@ log = logging.getLogger("arabesque.server")
 
 #: The agent that plays a move the worker pool could not deliver.
 FALLBACK_AGENT = "heuristic"
-#: Values never named as a worker's static objects (see BotRunner._statics).
+#: Values never named as a worker's static objects (see shared_statics).
 _PLAIN = (int, float, str, bytes, bool, type(None), tuple, list, dict, set, frozenset)
+
+
+def shared_statics(state: GameState, seen: GameState) -> list[Any]:
+    """The objects of the game's own classes that a bot's copy ``seen`` shares with the live
+    ``state``: params, components, geometry, the action space. A copy shares only what never
+    changes, so a worker may keep them (botpool.py); plain containers are left out, being
+    per-move values (a tuple of seats) that would pile up in the workers for nothing. Named
+    from the first move on, so an agent holding them (its components) keeps naming them after
+    every round trip instead of carrying its own copy."""
+    return [
+        value for name, value in getattr(seen, "__dict__", {}).items()
+        if not isinstance(value, _PLAIN) and getattr(state, name, None) is value
+    ]
 
 
 class BotRunner:
@@ -125,7 +138,7 @@ class BotRunner:
         assert pool is not None
         try:
             action, after = await pool.decide(
-                agent, seen, seat, table.bot_think_s, self._statics(state, seen)
+                agent, seen, seat, table.bot_think_s, shared_statics(state, seen)
             )
         except BotPoolError as exc:
             fallback = self.fallback_agent(seat)
@@ -162,18 +175,6 @@ class BotRunner:
             if value is agent:
                 self._agents[key] = after
                 return
-
-    def _statics(self, state: GameState, seen: GameState) -> list[Any]:
-        """The objects of the game's own classes that the bot's copy shares with the live
-        state: params, components, geometry, the action space. A copy shares only what never
-        changes, so a worker may keep them; plain containers are left out, being per-move
-        values (a tuple of seats) that would pile up in the workers for nothing. Named from
-        the first move on, so an agent holding them (its components) keeps naming them
-        after every round trip instead of carrying its own copy."""
-        return [
-            value for name, value in getattr(seen, "__dict__", {}).items()
-            if not isinstance(value, _PLAIN) and getattr(state, name, None) is value
-        ]
 
     async def _think_in_thread(
         self, seat: int, agent: Agent, obs: Observation, default: int
