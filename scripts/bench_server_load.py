@@ -22,6 +22,20 @@ leaves it on): with a thousand clients in this process its full collections stop
 round trips of the server. The server is started as ``arabesque serve`` starts it: no
 websocket compression unless ``--server-compression``.
 
+``--cpu-bot-tables N[,N...]`` measures what CPU-heavy bots cost the humans (issue 19, §3):
+one run plays the human-driven tables alone (the baseline), then again beside N tables where
+every seat is a ``--cpu-bot-agent`` bot (default ``burn:ms=100``, a test agent that spins
+100 ms of CPU per decision: tests/cpu_burn_agent.py, loaded into the server with
+``--agent-module``), each phase on a fresh server with ``--bot-workers`` worker processes
+(default 1). It reports the humans' round trip p99 of each phase beside the baseline's, the
+bots' actions per second, and their missed deadlines and dead workers (from the server log).
+
+    python3 scripts/bench_server_load.py --games 400 --think-ms 2000 --duration 30 \
+        --cpu-bot-tables 5,10,20
+
+The bot tables' actions are counted from the version the lobby shows spectators (polled every
+second), so moves made in secret (dice set, race answers) count only once revealed.
+
 Traffic goes to 127.0.0.1 only; the run stops by itself after ``--duration`` seconds (plus
 setup, bounded by ``--setup-timeout``) and never starts more than ``--max-games`` games.
 
@@ -34,6 +48,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import json
 import os
@@ -59,6 +74,12 @@ from websockets.exceptions import ConnectionClosed
 
 HOST = "127.0.0.1"
 GAME = "magic-lamp"
+REPO = Path(__file__).resolve().parents[1]
+#: ``python -c`` program: import the module named first, then run ``arabesque.server``.
+SERVE_WITH_MODULE = (
+    "import importlib, sys; importlib.import_module(sys.argv[1]); "
+    "from arabesque.server.cli import main; sys.exit(main(sys.argv[2:]))"
+)
 
 
 # -- the server --------------------------------------------------------------------------------
@@ -76,7 +97,8 @@ class Server:
 
     def __init__(
         self, data_dir: Path, database_url: str | None, log_level: str, compression: bool = False,
-        port: int | None = None,
+        port: int | None = None, extra_args: tuple[str, ...] = (),
+        agent_module: str | None = None,
     ) -> None:
         self.port = free_port() if port is None else port
         self.url = f"http://{HOST}:{self.port}"
@@ -91,6 +113,14 @@ class Server:
             command += ["--database-url", database_url]
         if compression:
             command += ["--ws-compression"]
+        command += list(extra_args)
+        if agent_module:
+            # Registers the bench's agent in the server (and, by its class, in the bot
+            # workers, which import it from the same path).
+            env["PYTHONPATH"] = os.pathsep.join(
+                p for p in (str(REPO), env.get("PYTHONPATH")) if p
+            )
+            command[1:3] = ["-c", SERVE_WITH_MODULE, agent_module]
         self.log = (data_dir / "server.log").open("wb")
         self.proc = subprocess.Popen(command, env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
@@ -142,6 +172,9 @@ class Stats:
     #: (time, games playing) samples.
     held: list[tuple[float, int]] = field(default_factory=list)
     frames: int = 0
+    #: (time, actions) played by the bot tables, from their versions polled in the lobby.
+    bot_actions: list[tuple[float, int]] = field(default_factory=list)
+    bot_games_finished: int = 0
 
     def error(self, kind: str, detail: str) -> None:
         self.errors[kind] += 1
@@ -304,6 +337,9 @@ class Options:
     seed: int
     compression: bool = True
     client_gc: bool = False
+    bot_tables: int = 0
+    bot_agent: str = "burn:ms=100"
+    bot_players: int = 2
 
 
 async def play_games(
@@ -372,6 +408,45 @@ async def play_games(
             stats.games_finished += 1
 
 
+async def keep_bot_table(
+    slot: int, http: httpx.AsyncClient, options: Options, stats: Stats, stop: asyncio.Event,
+    setup: asyncio.Semaphore, rendezvous: Rendezvous,
+) -> None:
+    """A table of CPU-heavy bots only, started once the human tables are set up, followed
+    in the lobby (its version) and replaced by a new one when it ends."""
+    await rendezvous.all_set_up.wait()
+    seats = [{"kind": "bot", "agent": options.bot_agent}] * options.bot_players
+    body: dict[str, Any] = {"game": GAME, "players": options.bot_players, "seats": seats,
+                            "clock": {"per_move_s": None}}
+    if options.max_turns is not None:
+        body["options"] = {"max_turns": options.max_turns}
+    while not stop.is_set():
+        try:
+            async with setup:
+                created = (await http.post("/api/tables", json=body)).raise_for_status().json()
+                table_id, host = created["table"]["id"], created["host_token"]
+                (await http.post(f"/api/tables/{table_id}/start",
+                                 headers={"Authorization": f"Bearer {host}"})).raise_for_status()
+        except (httpx.HTTPError, KeyError) as exc:
+            stats.error("bot-setup", repr(exc))
+            await asyncio.sleep(1)
+            continue
+        version = 0
+        while not stop.is_set():
+            await asyncio.sleep(1.0)
+            try:
+                info = (await http.get(f"/api/tables/{table_id}")).raise_for_status().json()
+            except httpx.HTTPError as exc:
+                stats.error("bot-poll", repr(exc))
+                continue
+            now_version = info.get("version") or 0
+            stats.bot_actions.append((time.perf_counter(), now_version - version))
+            version = now_version
+            if info["status"] != "running":
+                stats.bot_games_finished += 1
+                break
+
+
 # -- the run -----------------------------------------------------------------------------------
 
 
@@ -408,6 +483,11 @@ async def run(options: Options, server: Server, console: Console | None) -> dict
                                            rendezvous))
             for i in range(options.games)
         ]
+        slots += [
+            asyncio.create_task(keep_bot_table(i, http, options, stats, stop, setup,
+                                               rendezvous))
+            for i in range(options.bot_tables)
+        ]
         live = Live(console=console, refresh_per_second=2) if console is not None else None
         started: float | None = None
         cpu0 = 0.0
@@ -425,7 +505,9 @@ async def run(options: Options, server: Server, console: Console | None) -> dict
                         # reading of acks and were counted as the server's round trips.
                         # Reference counting still frees nearly everything meanwhile.
                         gc.disable()
-                elif time.perf_counter() > deadline or all(t.done() for t in slots):
+                elif time.perf_counter() > deadline or all(
+                    t.done() for t in slots[: options.games]
+                ):
                     # Go on with what is ready; the report shows how many games were held.
                     rendezvous.all_set_up.set()
                     rendezvous.all_started.set()
@@ -495,6 +577,12 @@ async def run(options: Options, server: Server, console: Console | None) -> dict
         "server_cpu_cores": round(server_cpu / window, 2),
         "client_cpu_cores": round(client_cpu / window, 2),
         "frames_received": stats.frames,
+        "bot_tables": options.bot_tables,
+        "bot_agent": options.bot_agent if options.bot_tables else None,
+        "bot_actions_per_s": round(
+            sum(n for at, n in stats.bot_actions if started <= at <= ended) / window, 1
+        ),
+        "bot_games_finished": stats.bot_games_finished,
         # Other work on the machine skews every figure: the 1-minute load average at the end.
         "load_average_1min": round(os.getloadavg()[0], 2),
     }
@@ -530,6 +618,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--client-gc", action="store_true",
                    help="leave this load generator's cyclic garbage collector on while "
                    "measuring (its pauses then count as round trips of the server)")
+    p.add_argument("--cpu-bot-tables", default=None, metavar="N[,N...]",
+                   help="measure the humans' round trip beside N tables of CPU-heavy bots: a "
+                   "baseline phase without them, then one phase per N (each on a fresh server)")
+    p.add_argument("--cpu-bot-agent", default="burn:ms=100",
+                   help="the agent of every seat at the bot tables (default burn:ms=100)")
+    p.add_argument("--cpu-bot-players", type=int, default=2,
+                   help="seats at each bot table (default 2)")
+    p.add_argument("--agent-module", default="tests.cpu_burn_agent",
+                   help="module the server imports to register --cpu-bot-agent (default "
+                   "tests.cpu_burn_agent; '' for none, when the agent is built in)")
+    p.add_argument("--bot-workers", type=int, default=None,
+                   help="the server's bot worker processes (default 1 with --cpu-bot-tables, "
+                   "else the server's default)")
+    p.add_argument("--bot-deadline", type=float, default=None,
+                   help="the server's per-move bot deadline in seconds (default the server's)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print the results as JSON on stdout")
     p.add_argument("--no-progress", action="store_true", help="no live progress display")
@@ -541,6 +644,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--games must be >= 1 and --duration > 0")
     if not 0 <= args.bots < args.players:
         p.error("--bots must leave at least one client seat")
+    try:
+        args.cpu_bot_tables = [
+            int(n) for n in (args.cpu_bot_tables or "").split(",") if n.strip()
+        ]
+    except ValueError:
+        p.error("--cpu-bot-tables takes whole numbers separated by commas, e.g. 10,20")
+    if any(n < 0 for n in args.cpu_bot_tables):
+        p.error("--cpu-bot-tables must be >= 0")
+    if args.cpu_bot_tables and args.bot_workers is None:
+        args.bot_workers = 1
     return args
 
 
@@ -570,6 +683,86 @@ def report(result: dict[str, Any], console: Console) -> None:
         console.print(f"[red]{sample}")
 
 
+def count_bot_trouble(log: str) -> dict[str, int]:
+    """Moves the bot workers missed (deadline) or lost (a dead worker), from the server log
+    (server/botrunner.py and botpool.py write one line each)."""
+    return {
+        "deadlines_missed": log.count(": deadline ("),
+        "agent_failures": log.count(": failed ("),
+        "workers_died": sum(1 for line in log.splitlines() if "bot worker" in line
+                            and "died (exit code" in line),
+        # Of those, killed by the server: still busy well past a deadline (botpool.py).
+        "workers_killed": log.count("past a deadline: killing it"),
+    }
+
+
+def run_phase(args: argparse.Namespace, options: Options, console: Console) -> dict[str, Any]:
+    """One server, one measured run."""
+    extra: list[str] = []
+    if args.bot_workers is not None:
+        extra += ["--bot-workers", str(args.bot_workers)]
+    if args.bot_deadline is not None:
+        extra += ["--bot-deadline", str(args.bot_deadline)]
+    module = args.agent_module if options.bot_tables else None
+    with tempfile.TemporaryDirectory(prefix="arabesque-bench-") as folder:
+        server = Server(Path(folder), args.database_url, args.server_log_level,
+                        compression=args.server_compression, port=args.port,
+                        extra_args=tuple(extra), agent_module=module or None)
+        try:
+            server.wait_healthy(timeout=60)
+            show = None if args.no_progress or not console.is_terminal else console
+            result = asyncio.run(run(options, server, show))
+        finally:
+            server.stop()
+        log = (Path(folder) / "server.log").read_text(errors="replace")
+    result["database"] = "postgresql" if args.database_url else "sqlite"
+    result["server_compression"] = args.server_compression
+    result["bot_workers"] = args.bot_workers
+    result["bot_deadline_s"] = args.bot_deadline
+    result.update(count_bot_trouble(log))
+    result["bot_trouble_samples"] = [
+        line for line in log.splitlines() if "bot worker" in line or ": deadline (" in line
+    ][:5]
+    result["server_log_tail"] = log.strip().splitlines()[-5:]
+    return result
+
+
+def cpu_bot_summary(phases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each phase's humans' p99 beside the baseline's (the first phase, no bot tables)."""
+    base = phases[0]["round_trip_ms"]["p99"]
+    return [
+        {
+            "bot_tables": p["bot_tables"],
+            "human_games": p["concurrent_games"]["mean"],
+            "human_actions_per_s": p["actions_per_s"],
+            "p50_ms": p["round_trip_ms"]["p50"],
+            "p99_ms": p["round_trip_ms"]["p99"],
+            "p99_above_baseline_ms": round(p["round_trip_ms"]["p99"] - base, 2),
+            "bot_actions_per_s": p["bot_actions_per_s"],
+            "bot_deadlines_missed": p["deadlines_missed"],
+            "bot_workers_died": p["workers_died"],
+            "bot_workers_killed_past_deadline": p["workers_killed"],
+            "errors": p["errors"],
+            "server_cpu_cores": p["server_cpu_cores"],
+            "load_average_1min": p["load_average_1min"],
+        }
+        for p in phases
+    ]
+
+
+def report_cpu_bots(summary: list[dict[str, Any]], console: Console) -> None:
+    table = Table(title="humans' round trip beside tables of CPU-heavy bots")
+    for column in ("bot tables", "p50 ms", "p99 ms", "p99 - baseline", "bot actions/s",
+                   "deadlines missed", "workers died", "errors"):
+        table.add_column(column, justify="right")
+    for row in summary:
+        table.add_row(str(row["bot_tables"]), f"{row['p50_ms']:.1f}", f"{row['p99_ms']:.1f}",
+                      f"{row['p99_above_baseline_ms']:+.1f}", f"{row['bot_actions_per_s']:.1f}",
+                      str(row["bot_deadlines_missed"]), str(row["bot_workers_died"]),
+                      str(row["errors"]))
+    console.print(table)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     options = Options(
@@ -583,19 +776,19 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     # Progress and the human-readable report go to stderr, so --json output stays clean.
     console = Console(stderr=True)
-    with tempfile.TemporaryDirectory(prefix="arabesque-bench-") as folder:
-        server = Server(Path(folder), args.database_url, args.server_log_level,
-                        compression=args.server_compression, port=args.port)
-        try:
-            server.wait_healthy(timeout=60)
-            show = None if args.no_progress or not console.is_terminal else console
-            result = asyncio.run(run(options, server, show))
-        finally:
-            server.stop()
-        log = (Path(folder) / "server.log").read_text(errors="replace")
-    result["database"] = "postgresql" if args.database_url else "sqlite"
-    result["server_compression"] = args.server_compression
-    result["server_log_tail"] = log.strip().splitlines()[-5:]
+    if args.cpu_bot_tables:
+        phases = []
+        for n in [0, *args.cpu_bot_tables]:
+            phase = dataclasses.replace(options, bot_tables=n, bot_agent=args.cpu_bot_agent,
+                                        bot_players=args.cpu_bot_players)
+            phases.append(run_phase(args, phase, console))
+        summary = cpu_bot_summary(phases)
+        if args.json:
+            print(json.dumps({"phases": phases, "summary": summary}, indent=2))
+        else:
+            report_cpu_bots(summary, console)
+        return 0
+    result = run_phase(args, options, console)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -161,6 +161,7 @@ async def seat_bot(table: TableRuntime, seat: int, agent: str, by: str) -> None:
                 f"seat {seat}'s player has been gone {gone_s:.0f} s; a bot may take the seat "
                 f"after {table.away_s:g} s",
             )
+        table.hub.check_bot_room(table, [agent])
         await table.hub.db(table.hub.store.set_stand_in, table.id, seat, agent)
         s.stand_in = agent
         await add_note(

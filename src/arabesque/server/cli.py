@@ -94,6 +94,41 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="spectators one table holds at once (default 150)",
     )
     p.add_argument(
+        "--bot-workers",
+        type=_count,
+        metavar="N",
+        help="worker processes where bots think, at low CPU priority, so a search bot never "
+        "slows a table (default: the machine's cores - 1, at least 1; 0: none, every bot "
+        "thinks in the server's threads)",
+    )
+    p.add_argument(
+        "--bot-deadline",
+        type=_seconds,
+        metavar="SECONDS",
+        help="a bot's longest think per move (default 5); a bot in the workers that misses "
+        "it, or whose worker dies, has that move played by the game's heuristic bot",
+    )
+    p.add_argument(
+        "--bot-inline",
+        metavar="AGENTS",
+        help="agents (comma-separated names) that think in the server's threads rather than "
+        "the workers, being cheaper than sending the position (default random,heuristic; "
+        "'' sends every bot to the workers)",
+    )
+    p.add_argument(
+        "--max-search-bots",
+        type=_count,
+        metavar="N",
+        help="search bots (any agent not in --bot-inline) that the open and running tables "
+        "may seat together; the next is refused (default: no limit)",
+    )
+    p.add_argument(
+        "--max-search-bots-per-table",
+        type=_count,
+        metavar="N",
+        help="search bots one table may seat (default: no limit)",
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -134,6 +169,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         tables_per_minute=getattr(args, "tables_per_minute", None),
         uploads_per_minute=getattr(args, "uploads_per_minute", None),
         max_spectators=getattr(args, "max_spectators", None),
+        bot_workers=getattr(args, "bot_workers", None),
+        bot_think_s=getattr(args, "bot_deadline", None),
+        bot_inline_agents=_names(getattr(args, "bot_inline", None)),
+        max_search_bots=getattr(args, "max_search_bots", None),
+        max_search_bots_per_table=getattr(args, "max_search_bots_per_table", None),
     )
     url = settings.resolved_database_url()
     shown = url if url.startswith("sqlite") else _hide_password(url)
@@ -160,6 +200,33 @@ def _tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {text}")
+    return value
+
+
+def _names(text: str | None) -> tuple[str, ...] | None:
+    """A comma-separated list of names (None: not given)."""
+    if text is None:
+        return None
+    return tuple(name.strip() for name in text.split(",") if name.strip())
 
 
 def _url_host(host: str) -> str:

@@ -1,5 +1,6 @@
-"""The hub: every live table of one server, the store, and the thread pools that keep the
-event loop free (bots think in one, the database is written in the other).
+"""The hub: every live table of one server, the store, and the pools that keep the event loop
+free (bots think in worker processes or, the cheap ones, in a thread pool; the database is
+written in another thread pool).
 
 One ``Hub`` per server (app.py makes it). It brings the open and running tables back to
 life at startup (replaying their stored actions), creates, finds and lists tables for the
@@ -19,13 +20,14 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any, TypeVar
 
-from arabesque.agents.registry import make_agent
+from arabesque.agents.registry import make_agent, parse_agent_spec
 from arabesque.bench import default_players
 from arabesque.core.errors import ArabesqueError
 from arabesque.core.game import GameSpec, Params
 from arabesque.core.limits import quote
 from arabesque.core.registry import get_game
 from arabesque.server import away, db
+from arabesque.server.botpool import BotPool
 from arabesque.server.commit import GroupCommit
 from arabesque.server.connection import BACKGROUND
 from arabesque.server.errors import LobbyError
@@ -62,6 +64,11 @@ class Hub:
         self.fanout = fanout if fanout is not None else fanout_for(self.store.url)
         self.tables: dict[str, TableRuntime] = {}
         self.bot_pool = ThreadPoolExecutor(settings.bot_threads, thread_name_prefix="bot")
+        #: The bot worker processes (botpool.py), started at the first move that needs
+        #: them; None when the settings ask for none.
+        processes = settings.resolved_bot_workers()
+        self.bot_workers = BotPool(processes, settings.bot_worker_nice) if processes else None
+        self._warming: asyncio.Task[None] | None = None
         # SQLite has one writer at a time anyway; one thread keeps commits in order.
         workers = 1 if self.store.is_sqlite else 4
         self.db_pool = ThreadPoolExecutor(workers, thread_name_prefix="db")
@@ -73,6 +80,47 @@ class Hub:
         #: This process among those on the database (the ``presence`` rows it writes).
         self.process = secrets.token_hex(8)
         self._beater: asyncio.Task[None] | None = None
+
+    def is_search_agent(self, spec: str) -> bool:
+        """An agent that takes a worker's CPU for each move (not a cheap inline one)."""
+        return parse_agent_spec(spec)[0] not in self.settings.bot_inline_agents
+
+    def check_bot_room(self, table: TableRuntime | None, agents: list[str]) -> None:
+        """Refuse seating ``agents`` (at ``table``, or at a table being created) past the
+        limits on search bots per table and per server (``409 too_many_bots``)."""
+        adding = sum(1 for agent in agents if self.is_search_agent(agent))
+        if not adding:
+            return
+        self._warm_bot_workers()
+        cheap = ", ".join(self.settings.bot_inline_agents) or "none"
+        per_table = self.settings.max_search_bots_per_table
+        seated = table.search_bots() if table is not None else 0
+        if per_table is not None and seated + adding > per_table:
+            raise LobbyError(
+                409, "too_many_bots",
+                f"a table may seat at most {per_table} search bots ({seated} seated, "
+                f"{adding} asked); cheap bots are not counted: {cheap}",
+            )
+        limit = self.settings.max_search_bots
+        if limit is not None:
+            running = sum(t.search_bots() for t in self.tables.values())
+            if running + adding > limit:
+                raise LobbyError(
+                    409, "too_many_bots",
+                    f"this server runs {running} search bots and at most {limit}; try later, "
+                    f"or seat cheap bots ({cheap})",
+                )
+
+    def _warm_bot_workers(self) -> None:
+        """Start the bot workers now that a search bot is being seated, so that its first
+        move does not wait for them (the first start launches the fork server)."""
+        pool = self.bot_workers
+        if pool is None or self._warming is not None:
+            return
+        self._warming = asyncio.get_running_loop().create_task(pool.start())
+        self._warming.add_done_callback(
+            lambda task: None if task.cancelled() else task.exception()  # logged by start
+        )
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.db_pool, fn, *args)
@@ -205,6 +253,8 @@ class Hub:
             for conn in table.all_connections():
                 conn.close_soon(1001, "server shutting down")
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        if self.bot_workers is not None:
+            self.bot_workers.close()
         self.db_pool.shutdown(wait=True)
         self.store.close()
 
@@ -275,6 +325,7 @@ class Hub:
                 seats.append(SeatData(seat, db.BOT, agent=agent, name=given.name))
             else:
                 seats.append(SeatData(seat, db.HUMAN, name=given.name if given else None))
+        self.check_bot_room(None, [s.agent for s in seats if s.agent is not None])
         if request.clock.on_timeout == "bot":
             try:
                 make_agent(request.clock.timeout_agent, spec.id, seed=0)
@@ -287,7 +338,6 @@ class Hub:
             params=params.to_json(),
             options={
                 "clock": request.clock.model_dump(mode="json"),
-                "bot_think_s": request.bot_think_s,
                 "auto_start": request.auto_start,
                 "away_s": request.away_s,
             },
@@ -296,6 +346,8 @@ class Hub:
             created_at=now(),
             seats=seats,
         )
+        if request.bot_think_s is not None:
+            data.options["bot_think_s"] = request.bot_think_s
         await self.db(self.store.create_table, data)
         table = TableRuntime(self, data)
         self.tables[data.id] = table

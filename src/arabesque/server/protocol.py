@@ -278,8 +278,9 @@ class CreateTableRequest(_Strict):
     #: One entry per seat; missing seats are open for humans.
     seats: Annotated[list[SeatSpec], Field(max_length=64)] | None = None
     clock: ClockSpec = Field(default_factory=ClockSpec)
-    #: A bot's longest think, seconds.
-    bot_think_s: Annotated[float, Field(gt=0, le=60)] = 5.0
+    #: A bot's longest think per move, seconds (None: the server's ``--bot-deadline``,
+    #: which is also the most a table may ask for).
+    bot_think_s: Annotated[float, Field(gt=0, le=60)] | None = None
     #: Start by itself as soon as every seat is taken.
     auto_start: bool = False
     #: Seconds a human seat's connection must be gone before the host or another seated

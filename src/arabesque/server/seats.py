@@ -66,6 +66,7 @@ async def fill(table: TableRuntime, agent: str) -> None:
         if table.data.status != db.OPEN:
             raise LobbyError(409, "not_open", "only an open table can be filled with bots")
         free = [s.seat for s in table.data.seats if s.kind == db.HUMAN and s.token_hash is None]
+        table.hub.check_bot_room(table, [agent] * len(free))
         await table.hub.db(table.hub.store.seat_bots, table.id, free, agent)
         for seat in free:
             table.data.seats[seat].kind = db.BOT

@@ -56,10 +56,28 @@ class Settings(BaseModel):
     ws_hard_limit_bytes: int = Field(1024 * 1024, ge=1024)
     #: Server pings (round-trip time measurement for the lamp race).
     ping_interval_s: float = Field(1.0, gt=0)
-    #: A bot's longest think; past it the seat gets the decision's default.
+    #: A bot's longest think, per move (a table may ask for its own): past it a bot in the
+    #: worker processes has its move played by the game's heuristic bot, one in the threads
+    #: by the decision's default.
     bot_think_s: float = Field(5.0, gt=0)
-    #: Threads that run bots (off the event loop).
+    #: Threads that run the cheap bots (``bot_inline_agents``) and the fallback moves.
     bot_threads: int = Field(2, ge=1)
+    #: Worker processes where the other bots think (server/botpool.py), so a search never
+    #: holds the event loop's GIL. None: the machine's cores - 1, at least 1; 0: no
+    #: workers, every bot thinks in the threads.
+    bot_workers: int | None = Field(None, ge=0)
+    #: Agents (by name, as in ``heuristic:median_ms=450``) that think in the bot threads
+    #: even when there are workers: for these a decision costs less than sending the
+    #: position to a worker. Empty: every bot goes to the workers.
+    bot_inline_agents: tuple[str, ...] = ("random", "heuristic")
+    #: How much the workers lower their CPU priority (``os.nice``), so that when the cores
+    #: are short the event loop, not the bots, gets them.
+    bot_worker_nice: int = Field(10, ge=0, le=19)
+    #: Search bots (agents not in ``bot_inline_agents``: they take a worker's CPU for each
+    #: move) one table may seat, and all the open and running tables of this process
+    #: together; the next is refused (``409 too_many_bots``). None: no limit.
+    max_search_bots_per_table: int | None = Field(None, ge=0)
+    max_search_bots: int | None = Field(None, ge=0)
     #: Accept permessage-deflate (websocket compression) when a client offers it. Off by
     #: default: compressing every frame was the largest cost per action on the event loop
     #: (frames are a few KB; on a LAN or loopback they gain nothing from it).
@@ -122,6 +140,14 @@ class Settings(BaseModel):
             values["database_url"] = url
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
+
+    def resolved_bot_workers(self) -> int:
+        """How many bot worker processes to run (0: none)."""
+        if self.bot_workers is None:
+            from arabesque.server.botpool import default_worker_count
+
+            return default_worker_count()
+        return self.bot_workers
 
     def resolved_data_dir(self) -> Path:
         return self.data_dir if self.data_dir is not None else default_data_dir()

@@ -85,7 +85,9 @@ class TableRuntime:
         self.spec = get_game(data.game)
         self.params = self.spec.make_params(**data.params)
         self.clock = ClockSpec.model_validate(data.options.get("clock", {}))
-        self.bot_think_s = float(data.options.get("bot_think_s", hub.settings.bot_think_s))
+        # A table may ask its bots to be quicker than the server's deadline, never slower.
+        limit = hub.settings.bot_think_s
+        self.bot_think_s = min(float(data.options.get("bot_think_s", limit)), limit)
         self.auto_start = bool(data.options.get("auto_start", False))
         self.away_s = float(data.options.get("away_s", DEFAULT_AWAY_S))
         #: When each human seat's last connection went (away.py); from now for a table
@@ -168,6 +170,18 @@ class TableRuntime:
         """A bot's seat, or an away human's that a bot was handed (away.py)."""
         data = self.seat_data(seat)
         return data.kind == db.BOT or data.stand_in is not None
+
+    def search_bots(self) -> int:
+        """Seats played by a search bot (its own, or an away human's stand-in) while the
+        table is open or running (hub.check_bot_room)."""
+        if self.data.status not in (db.OPEN, db.RUNNING):
+            return 0
+        hub = self.hub
+        return sum(
+            1 for s in self.data.seats
+            if any(a is not None and hub.is_search_agent(a) for a in (s.agent, s.stand_in))
+            and (s.kind == db.BOT or s.stand_in is not None)
+        )
 
     def humans_connected(self) -> bool:
         """A seat's player is connected here, or through another server process as last
