@@ -138,9 +138,7 @@ def spaces_json(state: DjinnState) -> list[dict[str, Any]]:
         if _IS_ROUND[space]:
             entry["djinn"] = dict(zip(KINDS, djinn[space], strict=True))
         elif _IS_SQUARE[space]:
-            entry["passages"] = [
-                {"seat": q, "location": LOCATIONS[x]} for q, x in passages[space]
-            ]
+            entry["passages"] = [{"seat": q, "location": LOCATIONS[x]} for q, x in passages[space]]
         out.append(entry)
     return out
 
