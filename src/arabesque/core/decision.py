@@ -275,6 +275,11 @@ class Decision:
 
 def _json_copy(value: Any) -> Any:
     """A fresh copy of JSON-ready data (views belong to their readers)."""
+    kind = type(value)
+    if kind is str or kind is int or value is None:
+        return value
+    if kind is dict:
+        return {k: _json_copy(v) for k, v in value.items()}
     if isinstance(value, Mapping):
         return {k: _json_copy(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

@@ -94,6 +94,12 @@ class Tables:
             }
             for j, o in enumerate(comp.offers)
         )
+        #: Per map layout (``state.loc``, ``state.adj``): per space its id, shape, location
+        #: and paths, the part of ``spaces_json`` a game never changes.
+        self.map_spaces: dict[
+            tuple[tuple[int, ...], tuple[tuple[int, ...], ...]],
+            tuple[tuple[str, str, str | None, list[str]], ...],
+        ] = {}
         #: Per player count (1-4): the Market's places, ``market_json`` without the offers.
         self.places: dict[int, tuple[dict[str, Any], ...]] = {
             players: tuple(
@@ -118,21 +124,44 @@ def _with_reward(entry: dict[str, Any]) -> dict[str, Any]:
     return {**entry, "reward": entry["reward"].copy()}
 
 
+def _map_spaces(state: DjinnState) -> tuple[tuple[str, str, str | None, list[str]], ...]:
+    """Per space: its id, shape, location and the ids its paths lead to (``Tables``)."""
+    known = tables(state.comp).map_spaces
+    key = (state.loc, state.adj)
+    found = known.get(key)
+    if found is None:
+        if len(known) >= _MAP_LAYOUTS_KEPT:
+            known.clear()
+        found = known[key] = tuple(
+            (
+                SPACE_NAMES[space],
+                _SHAPES[space],
+                None if space == 0 else LOCATIONS[state.loc[space]],
+                [SPACE_NAMES[t] for t in state.adj[space]],
+            )
+            for space in range(_NUM_SPACES)
+        )
+    return found
+
+
+#: How many map layouts ``_map_spaces`` remembers (a server runs many games at once).
+_MAP_LAYOUTS_KEPT = 1024
+
+
 def spaces_json(state: DjinnState) -> list[dict[str, Any]]:
     """Every space of the map, in order."""
     at: list[list[int]] = [[] for _ in range(_NUM_SPACES)]
     for q, space in enumerate(state.pos):
         if space >= 0:
             at[space].append(q)
-    loc, adj, djinn, passages = state.loc, state.adj, state.djinn, state.passages
-    name_of = SPACE_NAMES.__getitem__
+    djinn, passages = state.djinn, state.passages
     out = []
-    for space in range(_NUM_SPACES):
+    for space, (name, shape, location, paths) in enumerate(_map_spaces(state)):
         entry: dict[str, Any] = {
-            "id": SPACE_NAMES[space],
-            "shape": _SHAPES[space],
-            "location": None if space == 0 else LOCATIONS[loc[space]],
-            "paths": list(map(name_of, adj[space])),
+            "id": name,
+            "shape": shape,
+            "location": location,
+            "paths": paths.copy(),
             "mages": at[space],
         }
         if _IS_ROUND[space]:
@@ -146,6 +175,12 @@ def spaces_json(state: DjinnState) -> list[dict[str, Any]]:
 def circle_json(value: int) -> str:
     name = _CIRCLE_NAMES.get(value)
     return KINDS[value] if name is None else name
+
+
+#: ``circle_json`` of every value a spell circle can hold, looked up in one step.
+_CIRCLE_TEXT: dict[int, str] = {
+    v: circle_json(v) for v in {*range(-_NUM_KINDS, _NUM_KINDS), *_CIRCLE_NAMES}
+}
 
 
 def secret_json(state: DjinnState, p: int, seat: int | None) -> dict[str, Any]:
@@ -183,7 +218,7 @@ def player_json(state: DjinnState, p: int, seat: int | None = None) -> dict[str,
         "position": None if pos < 0 else SPACE_NAMES[pos],
         "came_from": None if came < 0 else SPACE_NAMES[came],
         "assistant_tent": None if tent < 0 else tent + 1,
-        "circles": [circle_json(c) for c in state.circles[p]],
+        "circles": list(map(_CIRCLE_TEXT.__getitem__, state.circles[p])),
         "bottles": {
             COLOURS[c]: {"empty": empty[c], "djinn": djinn[c], "bosses": bosses[c]}
             for c in range(_NUM_COLOURS)
