@@ -41,6 +41,7 @@ _SHAPES: tuple[str, ...] = tuple(
 _NUM_SPACES = len(SPACE_NAMES)
 _NUM_KINDS = len(KINDS)
 _NUM_COLOURS = len(COLOURS)
+_COLOURS = tuple(enumerate(COLOURS))
 _IS_ROUND = tuple(space in ROUNDS for space in range(_NUM_SPACES))
 _IS_SQUARE = tuple(space in SQUARES for space in range(_NUM_SPACES))
 _CIRCLE_NAMES = {INACTIVE: "inactive", COVERED: "covered", EMPTY: "empty"}
@@ -183,61 +184,67 @@ _CIRCLE_TEXT: dict[int, str] = {
 }
 
 
-def secret_json(state: DjinnState, p: int, seat: int | None) -> dict[str, Any]:
-    """The character tile's face-down scoring cards: their number is public, the cards only
-    for their holder until the game is over."""
-    cards = state.secret[p]
-    shown = state.over or seat == p
-    scoring_card = tables(state.comp).scoring_card
-    return {
-        "count": len(cards),
-        "cards": [scoring_card[c].copy() for c in cards] if shown else None,
-    }
-
-
-def player_json(state: DjinnState, p: int, seat: int | None = None) -> dict[str, Any]:
+def players_json(state: DjinnState, seat: int | None) -> list[dict[str, Any]]:
+    """Every player's board as ``seat`` sees it (the face-down scoring cards of a character
+    tile: their number is public, the cards only for their holder until the game is over)."""
     t = tables(state.comp)
-    mage = t.mage
-    equipment = t.equipment
-    mage_active = state.mage_active
-    equip_up = state.equip_up
-    empty, djinn, bosses = state.bottles[p], state.filled[p], state.filled_boss[p]
-    pos, came, tent = state.pos[p], state.came[p], state.tent[p]
-    return {
-        "seat": p,
-        "coins": state.coins[p],
-        "scrolls": state.scrolls[p],
-        "keys": state.keys[p],
-        "corks": state.corks[p],
-        "magic": state.magic[p],
-        "max_magic": max_magic(state, p),
-        "base": state.base[p],
-        "capacity": state.capacity[p],
-        "capacity_flipped": state.flipped[p],
-        "scroll_price": scroll_price(state, p),
-        "position": None if pos < 0 else SPACE_NAMES[pos],
-        "came_from": None if came < 0 else SPACE_NAMES[came],
-        "assistant_tent": None if tent < 0 else tent + 1,
-        "circles": list(map(_CIRCLE_TEXT.__getitem__, state.circles[p])),
-        "bottles": {
-            COLOURS[c]: {"empty": empty[c], "djinn": djinn[c], "bosses": bosses[c]}
-            for c in range(_NUM_COLOURS)
-        },
-        "mage_cards": [
-            {**mage[c], "bonus": mage[c]["bonus"].copy(), "active": mage_active[c]}
-            for c in state.mage_of[p]
-        ],
-        "equipment": [
-            {**equipment[e], "reward": equipment[e]["reward"].copy(), "face_up": equip_up[e]}
-            for e in state.equip_of[p]
-        ],
-        "set_bonus": state.set_bonus[p],
-        "passages_left": [LOCATIONS[x] for x in state.passages_left[p]],
-        "archives_improved": state.improved[p],
-        "trophies": [t.won_trophy[x].copy() for x in state.trophies_of[p]],
-        "characters": [t.character[c].copy() for c in state.chars[p]],
-        "secret_scoring_cards": secret_json(state, p, seat),
-    }
+    mage, equipment, won_trophy = t.mage, t.equipment, t.won_trophy
+    character, scoring_card = t.character, t.scoring_card
+    mage_active, equip_up = state.mage_active, state.equip_up
+    circle_text = _CIRCLE_TEXT.__getitem__
+    over = state.over
+    out = []
+    for p in range(state.num_players):
+        empty, djinn, bosses = state.bottles[p], state.filled[p], state.filled_boss[p]
+        pos, came, tent = state.pos[p], state.came[p], state.tent[p]
+        secret = state.secret[p]
+        out.append(
+            {
+                "seat": p,
+                "coins": state.coins[p],
+                "scrolls": state.scrolls[p],
+                "keys": state.keys[p],
+                "corks": state.corks[p],
+                "magic": state.magic[p],
+                "max_magic": max_magic(state, p),
+                "base": state.base[p],
+                "capacity": state.capacity[p],
+                "capacity_flipped": state.flipped[p],
+                "scroll_price": scroll_price(state, p),
+                "position": None if pos < 0 else SPACE_NAMES[pos],
+                "came_from": None if came < 0 else SPACE_NAMES[came],
+                "assistant_tent": None if tent < 0 else tent + 1,
+                "circles": list(map(circle_text, state.circles[p])),
+                "bottles": {
+                    colour: {"empty": empty[c], "djinn": djinn[c], "bosses": bosses[c]}
+                    for c, colour in _COLOURS
+                },
+                "mage_cards": [
+                    {**mage[c], "bonus": mage[c]["bonus"].copy(), "active": mage_active[c]}
+                    for c in state.mage_of[p]
+                ],
+                "equipment": [
+                    {
+                        **equipment[e],
+                        "reward": equipment[e]["reward"].copy(),
+                        "face_up": equip_up[e],
+                    }
+                    for e in state.equip_of[p]
+                ],
+                "set_bonus": state.set_bonus[p],
+                "passages_left": [LOCATIONS[x] for x in state.passages_left[p]],
+                "archives_improved": state.improved[p],
+                "trophies": [won_trophy[x].copy() for x in state.trophies_of[p]],
+                "characters": [character[c].copy() for c in state.chars[p]],
+                "secret_scoring_cards": {
+                    "count": len(secret),
+                    "cards": [scoring_card[c].copy() for c in secret]
+                    if over or seat == p
+                    else None,
+                },
+            }
+        )
+    return out
 
 
 def current_seat(state: DjinnState) -> int:
@@ -286,7 +293,7 @@ def build_view(state: DjinnState, seat: int | None) -> dict[str, Any]:
         "stage": STAGE_NAMES[state.stage],
         "spaces": spaces_json(state),
         "bosses_on_board": sum(state.djinn[r][BOSS] for r in ROUNDS),
-        "players": [player_json(state, p, seat) for p in range(state.num_players)],
+        "players": players_json(state, seat),
         "tavern": [
             {
                 "top": None
