@@ -9,7 +9,8 @@ order the view gives them, so a reordering shows too). Run it on two source tree
 
 A decision's options given as a numeric range (docs/protocol.md, "Decisions") are expanded
 to one entry per option before hashing, so a tree that sends the compact form and one that
-lists every option hash alike when they say the same thing.
+lists every option hash alike when they say the same thing. The expansion is written out here
+rather than imported, so the script runs on trees from before the range form too.
 """
 
 from __future__ import annotations
@@ -59,24 +60,23 @@ def main() -> None:
     spec = get_game(args.game)
     params = spec.make_params(num_players=args.players)
     total = hashlib.sha256()
+    seats: list[int | None] = [None, *range(args.players)]
     views = 0
     for kind in args.agents.split(","):
         digest = hashlib.sha256()
+
+        def look(state: Any, _seat: int, _action: int, digest: Any = digest) -> None:
+            nonlocal views
+            for seat in seats:
+                digest.update(view_bytes(state.view(seat, include_log=False)))
+                views += 1
+
         for g in range(args.games):
             agents = [make_agent(kind, args.game, seed=1000 * g + s) for s in range(args.players)]
-            seats: list[int | None] = [None, *range(args.players)]
-
-            def look(state: Any, _seat: int, _action: int) -> None:
-                nonlocal views
-                for seat in seats:
-                    digest.update(view_bytes(state.view(seat, include_log=False)))
-                    views += 1
-
             play_game(spec, params, agents, seed=g, on_action=look)
         print(f"{args.game} {args.players}p {kind} x{args.games}: {digest.hexdigest()}")
         total.update(digest.digest())
     print(f"{args.game} {args.players}p all ({views} views): {total.hexdigest()}")
-
 
 if __name__ == "__main__":
     main()
