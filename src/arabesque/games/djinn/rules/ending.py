@@ -86,7 +86,7 @@ _MEASURES: dict[str, Callable[[DjinnState, int], int]] = {
 class _Reading(NamedTuple):
     """A condition's text read once: what it counts, and how it scores."""
 
-    count: Callable[[DjinnState, int], int]
+    measure: Callable[[DjinnState, int], int]
     #: A threshold card met by at most its threshold (else at least).
     at_most: bool
     #: A counting card: points per unit, up to its cap (else a threshold card).
@@ -108,12 +108,12 @@ def _reading(condition: str) -> _Reading:
 
 
 def measure(s: DjinnState, p: int, condition: str) -> int:
-    return _reading(condition).count(s, p)
+    return _reading(condition).measure(s, p)
 
 
 def condition_met(s: DjinnState, p: int, cond: Condition) -> bool:
     reading = _reading(cond.condition)
-    value = reading.count(s, p)
+    value = reading.measure(s, p)
     if reading.at_most:
         return value <= cond.threshold
     return value >= cond.threshold
@@ -123,7 +123,7 @@ def condition_points(s: DjinnState, p: int, cond: Condition) -> int:
     """rulebook §Scoring cards: a threshold card gives its points; a counting card gives its
     points per unit (per 3rd card for the equipment one), up to its cap."""
     reading = _reading(cond.condition)
-    value = reading.count(s, p)
+    value = reading.measure(s, p)
     if reading.counting:
         points = cond.points * value
         return min(points, cond.cap) if cond.cap else points
