@@ -3,7 +3,8 @@
 # code of two source trees, alternating round by round, each pinned to one core, with the
 # anchor engine (OpenSpiel's pure-Python block dominoes, scripts/anchor_block_dominoes.py)
 # measured in the same rounds. Prints per-round steps/s, medians, and the ratios after/before
-# (pair by pair, so drift of the machine's speed during the run cancels) and each to the anchor.
+# (pair by pair, so drift of the machine's speed during the run cancels) and each to the anchor,
+# then each tree's view rate: views/s, its ratio to the same run's steps/s, and µs per view.
 #
 #   git worktree add /tmp/before main~3          # the code before the change
 #   python3 -m venv /tmp/anchors-venv && /tmp/anchors-venv/bin/pip install open-spiel==2.0.2
@@ -68,5 +69,15 @@ for config in configs:
         line += (f"; to the anchor: before {statistics.median(b / a for b, a in zip(before, anchor)):.2f},"
                  f" after {statistics.median(x / a for x, a in zip(after, anchor)):.2f}")
     print(line)
+    # The views (state.view without its log, bench.RATES), as a ratio to the same run's steps/s.
+    for tree in ("before", "after"):
+        runs = [json.loads((out / f"{tree}-{game}-{r}.json").read_text()) for r in range(1, rounds + 1)]
+        if "view_per_s" not in runs[0]:
+            continue
+        views = [d["view_per_s"] for d in runs]
+        ratio = [d["ratios_to_steps"]["view_per_s"] for d in runs]
+        print(f"{game} {players}p views {tree}: views/s median {statistics.median(views):.0f}, "
+              f"ratio to steps/s {[round(x, 3) for x in ratio]} median {statistics.median(ratio):.3f}, "
+              f"us/view median {statistics.median(1e6 / v for v in views):.1f}")
 PY
 rm -rf "$out"

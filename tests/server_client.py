@@ -32,6 +32,7 @@ import httpx
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
+from arabesque.core.decision import expand_options
 from arabesque.server.app import create_app
 from arabesque.server.serving import uvicorn_config
 from arabesque.server.settings import Settings
@@ -434,7 +435,12 @@ class GameClient:
 
     @property
     def decision(self) -> dict[str, Any] | None:
-        return None if self.view is None else self.view.get("decision")
+        """The view's decision with its options one by one: a range of options, sent as one
+        entry (docs/protocol.md), written out as a client would (``expand_options``)."""
+        decision = None if self.view is None else self.view.get("decision")
+        if decision is None:
+            return None
+        return {**decision, "options": expand_options(decision["options"])}
 
     async def act(self, action: int, version: int | None = None, **extra: Any) -> dict[str, Any]:
         """Send an action and return the answer to it: ``ack`` or ``error``."""
@@ -484,7 +490,7 @@ async def play_randomly(client: GameClient, rng: random.Random, timeout: float =
         view = client.view
         if view is not None and view["is_over"]:
             return
-        decision = None if view is None else view["decision"]
+        decision = client.decision  # its options written out
         if view is not None and decision is not None and view["version"] != answered:
             answered = view["version"]
             if decision["reaction"] is not None:

@@ -113,7 +113,7 @@ async def _play_until_single_turn(clients: list[GameClient], timeout: float = 30
         answered = -1
         while not found.done():
             view = client.view
-            decision = None if view is None else view["decision"]
+            decision = client.decision  # its options written out
             if view is not None and decision is not None and view["version"] != answered:
                 if view["to_act"] == [client.seat] and decision["reaction"] is None:
                     if not found.done():

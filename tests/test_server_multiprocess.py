@@ -158,7 +158,7 @@ async def play_through_conflicts(client: GameClient, rng: random.Random, timeout
         view = client.view
         if view is not None and view["is_over"]:
             return stale
-        decision = None if view is None else view["decision"]
+        decision = client.decision  # its options written out
         if view is not None and decision is not None and view["version"] != answered:
             answered = view["version"]
             reply = await client.act(rng.choice(decision["options"])["action"])

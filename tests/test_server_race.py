@@ -132,7 +132,7 @@ class LampPlayer:
         client = self.client
         while not stop.is_set():
             view = client.view
-            decision = None if view is None else view["decision"]
+            decision = client.decision  # its options written out
             if (
                 view is not None
                 and decision is not None

@@ -31,6 +31,7 @@ from typing import Any
 
 import pytest
 
+from arabesque.core.decision import expand_options
 from arabesque.server.settings import Settings
 from tests.server_client import Lobby, ServerThread
 
@@ -272,7 +273,8 @@ class Player:
         decision: dict[str, Any] | None = view.get("decision")
         if decision is None or view["version"] <= self.answered_version:
             return None
-        return decision
+        # A range of options (docs/protocol.md) written out, as the page does.
+        return {**decision, "options": expand_options(decision["options"])}
 
     def wait_for_turn(self, timeout_s: float = WAIT_MS / 1000) -> dict[str, Any] | None:
         """The next decision of this seat, once the page shows it; None when the game is

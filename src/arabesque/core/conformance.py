@@ -13,6 +13,7 @@ from enum import IntEnum
 from itertools import pairwise
 from typing import Any
 
+from arabesque.core.decision import expand_options
 from arabesque.core.errors import ArabesqueError, StaleStateError
 from arabesque.core.game import GameSpec, GameState, Params
 from arabesque.core.records import GameRecord
@@ -269,12 +270,13 @@ def check_decisions(state: GameState) -> None:
         assert decision.default not in decision.optional, "the default is a side action"
         shown = view["decision"]
         assert shown is not None and shown["kind"] == decision.kind_name
-        assert [o["action"] for o in shown["options"]] == list(decision.options)
-        assert [o["label"] for o in shown["options"]] == list(decision.labels)
-        assert [o["text"] for o in shown["options"]] == [
-            state.action_to_str(a) for a in decision.options
-        ]
-        assert [o["action"] for o in shown["options"] if o.get("optional")] == [
+        # Ranges of options written out must say exactly what the decision says.
+        options = expand_options(shown["options"])
+        assert [o["action"] for o in options] == list(decision.options)
+        assert [o["label"] for o in options] == list(decision.labels)
+        assert [o["text"] for o in options] == [state.action_to_str(a) for a in decision.options]
+        assert len(shown["options"]) == len(decision.listed) + len(decision.ranges)
+        assert [o["action"] for o in options if o.get("optional")] == [
             a for a in decision.options if a in decision.optional
         ]
         assert shown["trail"] == list(decision.trail) and shown["prompt"] == decision.prompt

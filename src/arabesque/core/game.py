@@ -503,7 +503,7 @@ class GameState(ABC):
         data["is_over"] = self.is_over
         decision = None if seat is None or seat not in acting else self._decision(seat)
         data["decision"] = (
-            None if decision is None else decision.to_json(self.action_texts(decision.options))
+            None if decision is None else decision.to_json(self.action_texts(decision.listed))
         )
         if include_log:
             data["log"] = [e.to_json() for e in self.events if e.visible_for(seat)]

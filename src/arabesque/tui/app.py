@@ -25,6 +25,7 @@ from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, RichLog, Static
 
+from arabesque.core.decision import expand_options
 from arabesque.core.scoring import Score
 from arabesque.tui.decision_panel import DecisionPanel, Presentation
 from arabesque.tui.help import COMMON_KEYS, HelpScreen, HelpSection
@@ -243,9 +244,10 @@ class GameScreen(Screen[None]):
             self.app.call_later(self._show_game_over)
 
     def _enter_choice(self, decision: Mapping[str, Any]) -> None:
-        """The human must decide (``decision`` is the view's); ``_run`` stops here."""
+        """The human must decide (``decision`` is the view's); ``_run`` stops here. A range
+        of options (the lamp race's reaction times) is written out one option at a time."""
         self.mode = Mode.CHOICE
-        self.decision = dict(decision)
+        self.decision = {**decision, "options": expand_options(decision["options"])}
 
     def _waiting_for_bot(self) -> None:
         """Called when a bot move waits for its delay (a game may show a waiting state)."""

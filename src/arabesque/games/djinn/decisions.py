@@ -8,6 +8,7 @@ catch, stop choosing (``done``), otherwise the first option.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 from arabesque.core.decision import Decision, Frame
@@ -260,8 +261,9 @@ def decision_for(state: DjinnState, seat: int) -> Decision:
     frame = state.stack.top
     assert frame is not None
     options = state.options
-    side_start = state.L.side_start
-    main = tuple(a for a in options if a < side_start)
+    # The options are ascending (legal actions) and side actions come last in the space.
+    split = bisect_left(options, state.L.side_start)
+    main = options[:split]
     return Decision(
         seat=seat,
         kind=frame.kind,
@@ -270,6 +272,6 @@ def decision_for(state: DjinnState, seat: int) -> Decision:
         labels=tuple(label(state, seat, frame, a) for a in options),
         default=default_of(state, frame, main),
         context=context(state, frame),
-        optional=tuple(a for a in options if a >= side_start),
+        optional=options[split:],
         trail=tuple(prompt(state, f) for f in state.stack.frames[:-1] if f.kind is not Kind.GAIN),
     )

@@ -6,12 +6,17 @@ orders of the decks: the Mage piles and Equipment stacks below their top cards, 
 deck, Tom's deck, the scoring cards left in the box (their sizes are shown); the bag shows how
 many Djinn of each colour it holds, which anyone can count. And the face-down scoring cards of
 a character tile: only their holder sees them (and the points they bring) until the end.
+
+Views belong to their reader, who may change them: every dict and list here is fresh. The JSON
+of the components (cards, tiles, trophies, the market) and their words are built once per
+components (``tables``) and copied, nested dicts included, with the keys in the same order.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from arabesque.core.observer import cached_on
 from arabesque.games.djinn.actions import ROUNDS, SPACE_NAMES, SQUARES
 from arabesque.games.djinn.components import (
     BOSS,
@@ -19,6 +24,7 @@ from arabesque.games.djinn.components import (
     EQUIP_TYPES,
     KINDS,
     LOCATIONS,
+    Components,
     equipment_json,
     mage_json,
     reward_json,
@@ -27,106 +33,218 @@ from arabesque.games.djinn.rules import max_magic, score_breakdowns, scroll_pric
 from arabesque.games.djinn.state import COVERED, EMPTY, INACTIVE, STAGE_NAMES, DjinnState, Kind
 from arabesque.games.djinn.words import character_words, equipment_words
 
+#: Per space: its shape on the map (the Magic Source, the squares, the round spaces).
+_SHAPES: tuple[str, ...] = tuple(
+    "source" if space == 0 else ("square" if space in SQUARES else "round")
+    for space in range(len(SPACE_NAMES))
+)
+_NUM_SPACES = len(SPACE_NAMES)
+_NUM_KINDS = len(KINDS)
+_NUM_COLOURS = len(COLOURS)
+_COLOURS = tuple(enumerate(COLOURS))
+_IS_ROUND = tuple(space in ROUNDS for space in range(_NUM_SPACES))
+_IS_SQUARE = tuple(space in SQUARES for space in range(_NUM_SPACES))
+_CIRCLE_NAMES = {INACTIVE: "inactive", COVERED: "covered", EMPTY: "empty"}
 
-def space_json(state: DjinnState, space: int) -> dict[str, Any]:
-    shape = "source" if space == 0 else ("square" if space in SQUARES else "round")
-    out: dict[str, Any] = {
-        "id": SPACE_NAMES[space],
-        "shape": shape,
-        "location": None if space == 0 else LOCATIONS[state.loc[space]],
-        "paths": [SPACE_NAMES[t] for t in state.adj[space]],
-        "mages": [q for q in range(state.num_players) if state.pos[q] == space],
-    }
-    if space in ROUNDS:
-        here = state.djinn[space]
-        out["djinn"] = {KINDS[k]: here[k] for k in range(len(KINDS))}
-    if space in SQUARES:
-        out["passages"] = [
-            {"seat": q, "location": LOCATIONS[loc]} for q, loc in state.passages[space]
-        ]
+
+class Tables:
+    """Per-components JSON for views, built once (``tables``): what a view shows of a card,
+    a tile or a trophy never changes, only which of them a player holds."""
+
+    def __init__(self, comp: Components) -> None:
+        self.mage: tuple[dict[str, Any], ...] = tuple(mage_json(m) for m in comp.mage_cards)
+        #: Per Equipment card: its JSON and its words (``text``).
+        self.equipment: tuple[dict[str, Any], ...] = tuple(
+            {**equipment_json(e), "text": equipment_words(e)} for e in comp.equipment
+        )
+        self.character: tuple[dict[str, Any], ...] = tuple(
+            {
+                "id": c,
+                "name": tile.name,
+                "positive": tile.positive,
+                "effect": tile.effect,
+                "text": character_words(comp, tile),
+            }
+            for c, tile in enumerate(comp.characters)
+        )
+        #: Per character tile, as the draft shows it (``tile_json``).
+        self.tile: tuple[dict[str, Any], ...] = tuple(
+            {"id": c, "name": tile.name, "text": character_words(comp, tile)}
+            for c, tile in enumerate(comp.characters)
+        )
+        #: Per trophy: as a player's (won) and as the rows show it (with its reward).
+        self.won_trophy: tuple[dict[str, Any], ...] = tuple(
+            {"id": t, "row": trophy.row + 1, "points": trophy.points}
+            for t, trophy in enumerate(comp.trophies)
+        )
+        self.trophy: tuple[dict[str, Any], ...] = tuple(
+            {"id": t, "points": trophy.points, "reward": reward_json(trophy.reward)}
+            for t, trophy in enumerate(comp.trophies)
+        )
+        self.trophy_points: tuple[int, ...] = tuple(t.points for t in comp.trophies)
+        self.scoring_card: tuple[dict[str, Any], ...] = tuple(
+            {"id": c, "name": card.name} for c, card in enumerate(comp.scoring_cards)
+        )
+        self.offers: tuple[dict[str, Any], ...] = tuple(
+            {
+                "offer": j + 1,
+                "tent": comp.tents[o.tent],
+                "coins": o.coins,
+                "scrolls": o.scrolls,
+                "reward": reward_json(o.reward),
+            }
+            for j, o in enumerate(comp.offers)
+        )
+        #: Per map layout (``state.loc``, ``state.adj``): per space its id, shape, location
+        #: and paths, the part of ``spaces_json`` a game never changes.
+        self.map_spaces: dict[
+            tuple[tuple[int, ...], tuple[tuple[int, ...], ...]],
+            tuple[tuple[str, str, str | None, list[str]], ...],
+        ] = {}
+        #: Per player count (1-4): the Market's places, ``market_json`` without the offers.
+        self.places: dict[int, tuple[dict[str, Any], ...]] = {
+            players: tuple(
+                {
+                    "place": i + 1,
+                    "tents": [comp.tents[t] for t in place],
+                    "offers": [j + 1 for j, o in enumerate(comp.offers) if o.tent in place],
+                }
+                for i, place in enumerate(comp.market_places(players))
+            )
+            for players in range(1, 5)
+        }
+
+
+def tables(comp: Components) -> Tables:
+    """The view tables of ``comp``, cached on the (frozen) components object itself."""
+    return cached_on(comp, "_arabesque_djinn_view_tables", lambda: Tables(comp))
+
+
+def _with_reward(entry: dict[str, Any]) -> dict[str, Any]:
+    """A fresh copy of a table entry whose only nested value is its ``reward`` dict."""
+    return {**entry, "reward": entry["reward"].copy()}
+
+
+def _map_spaces(state: DjinnState) -> tuple[tuple[str, str, str | None, list[str]], ...]:
+    """Per space: its id, shape, location and the ids its paths lead to (``Tables``)."""
+    known = tables(state.comp).map_spaces
+    key = (state.loc, state.adj)
+    found = known.get(key)
+    if found is None:
+        if len(known) >= _MAP_LAYOUTS_KEPT:
+            known.clear()
+        found = known[key] = tuple(
+            (
+                SPACE_NAMES[space],
+                _SHAPES[space],
+                None if space == 0 else LOCATIONS[state.loc[space]],
+                [SPACE_NAMES[t] for t in state.adj[space]],
+            )
+            for space in range(_NUM_SPACES)
+        )
+    return found
+
+
+#: How many map layouts ``_map_spaces`` remembers (a server runs many games at once).
+_MAP_LAYOUTS_KEPT = 1024
+
+
+def spaces_json(state: DjinnState) -> list[dict[str, Any]]:
+    """Every space of the map, in order."""
+    at: list[list[int]] = [[] for _ in range(_NUM_SPACES)]
+    for q, space in enumerate(state.pos):
+        if space >= 0:
+            at[space].append(q)
+    djinn, passages = state.djinn, state.passages
+    out = []
+    for space, (name, shape, location, paths) in enumerate(_map_spaces(state)):
+        entry: dict[str, Any] = {
+            "id": name,
+            "shape": shape,
+            "location": location,
+            "paths": paths.copy(),
+            "mages": at[space],
+        }
+        if _IS_ROUND[space]:
+            entry["djinn"] = dict(zip(KINDS, djinn[space], strict=True))
+        elif _IS_SQUARE[space]:
+            entry["passages"] = [{"seat": q, "location": LOCATIONS[x]} for q, x in passages[space]]
+        out.append(entry)
     return out
 
 
 def circle_json(value: int) -> str:
-    if value == INACTIVE:
-        return "inactive"
-    if value == COVERED:
-        return "covered"
-    if value == EMPTY:
-        return "empty"
-    return KINDS[value]
+    name = _CIRCLE_NAMES.get(value)
+    return KINDS[value] if name is None else name
 
 
-def secret_json(state: DjinnState, p: int, seat: int | None) -> dict[str, Any]:
-    """The character tile's face-down scoring cards: their number is public, the cards only
-    for their holder until the game is over."""
-    cards = state.secret[p]
-    shown = state.over or seat == p
-    return {
-        "count": len(cards),
-        "cards": [{"id": c, "name": state.comp.scoring_cards[c].name} for c in cards]
-        if shown
-        else None,
-    }
+#: ``circle_json`` of every value a spell circle can hold, looked up in one step.
+_CIRCLE_TEXT: dict[int, str] = {
+    v: circle_json(v) for v in {*range(-_NUM_KINDS, _NUM_KINDS), *_CIRCLE_NAMES}
+}
 
 
-def player_json(state: DjinnState, p: int, seat: int | None = None) -> dict[str, Any]:
-    comp = state.comp
-    return {
-        "seat": p,
-        "coins": state.coins[p],
-        "scrolls": state.scrolls[p],
-        "keys": state.keys[p],
-        "corks": state.corks[p],
-        "magic": state.magic[p],
-        "max_magic": max_magic(state, p),
-        "base": state.base[p],
-        "capacity": state.capacity[p],
-        "capacity_flipped": state.flipped[p],
-        "scroll_price": scroll_price(state, p),
-        "position": None if state.pos[p] < 0 else SPACE_NAMES[state.pos[p]],
-        "came_from": None if state.came[p] < 0 else SPACE_NAMES[state.came[p]],
-        "assistant_tent": None if state.tent[p] < 0 else state.tent[p] + 1,
-        "circles": [circle_json(c) for c in state.circles[p]],
-        "bottles": {
-            COLOURS[c]: {
-                "empty": state.bottles[p][c],
-                "djinn": state.filled[p][c],
-                "bosses": state.filled_boss[p][c],
-            }
-            for c in range(len(COLOURS))
-        },
-        "mage_cards": [
-            {**mage_json(comp.mage_cards[c]), "active": state.mage_active[c]}
-            for c in state.mage_of[p]
-        ],
-        "equipment": [
+def players_json(state: DjinnState, seat: int | None) -> list[dict[str, Any]]:
+    """Every player's board as ``seat`` sees it (the face-down scoring cards of a character
+    tile: their number is public, the cards only for their holder until the game is over)."""
+    t = tables(state.comp)
+    mage, equipment, won_trophy = t.mage, t.equipment, t.won_trophy
+    character, scoring_card = t.character, t.scoring_card
+    mage_active, equip_up = state.mage_active, state.equip_up
+    circle_text = _CIRCLE_TEXT.__getitem__
+    over = state.over
+    out = []
+    for p in range(state.num_players):
+        empty, djinn, bosses = state.bottles[p], state.filled[p], state.filled_boss[p]
+        pos, came, tent = state.pos[p], state.came[p], state.tent[p]
+        secret = state.secret[p]
+        out.append(
             {
-                **equipment_json(comp.equipment[e]),
-                "text": equipment_words(comp.equipment[e]),
-                "face_up": state.equip_up[e],
+                "seat": p,
+                "coins": state.coins[p],
+                "scrolls": state.scrolls[p],
+                "keys": state.keys[p],
+                "corks": state.corks[p],
+                "magic": state.magic[p],
+                "max_magic": max_magic(state, p),
+                "base": state.base[p],
+                "capacity": state.capacity[p],
+                "capacity_flipped": state.flipped[p],
+                "scroll_price": scroll_price(state, p),
+                "position": None if pos < 0 else SPACE_NAMES[pos],
+                "came_from": None if came < 0 else SPACE_NAMES[came],
+                "assistant_tent": None if tent < 0 else tent + 1,
+                "circles": list(map(circle_text, state.circles[p])),
+                "bottles": {
+                    colour: {"empty": empty[c], "djinn": djinn[c], "bosses": bosses[c]}
+                    for c, colour in _COLOURS
+                },
+                "mage_cards": [
+                    {**mage[c], "bonus": mage[c]["bonus"].copy(), "active": mage_active[c]}
+                    for c in state.mage_of[p]
+                ],
+                "equipment": [
+                    {
+                        **equipment[e],
+                        "reward": equipment[e]["reward"].copy(),
+                        "face_up": equip_up[e],
+                    }
+                    for e in state.equip_of[p]
+                ],
+                "set_bonus": state.set_bonus[p],
+                "passages_left": [LOCATIONS[x] for x in state.passages_left[p]],
+                "archives_improved": state.improved[p],
+                "trophies": [won_trophy[x].copy() for x in state.trophies_of[p]],
+                "characters": [character[c].copy() for c in state.chars[p]],
+                "secret_scoring_cards": {
+                    "count": len(secret),
+                    "cards": [scoring_card[c].copy() for c in secret]
+                    if over or seat == p
+                    else None,
+                },
             }
-            for e in state.equip_of[p]
-        ],
-        "set_bonus": state.set_bonus[p],
-        "passages_left": [LOCATIONS[x] for x in state.passages_left[p]],
-        "archives_improved": state.improved[p],
-        "trophies": [
-            {"id": t, "row": comp.trophies[t].row + 1, "points": comp.trophies[t].points}
-            for t in state.trophies_of[p]
-        ],
-        "characters": [
-            {
-                "id": c,
-                "name": comp.characters[c].name,
-                "positive": comp.characters[c].positive,
-                "effect": comp.characters[c].effect,
-                "text": character_words(comp, comp.characters[c]),
-            }
-            for c in state.chars[p]
-        ],
-        "secret_scoring_cards": secret_json(state, p, seat),
-    }
+        )
+    return out
 
 
 def current_seat(state: DjinnState) -> int:
@@ -138,13 +256,21 @@ def current_seat(state: DjinnState) -> int:
     return state.current
 
 
-def tile_json(state: DjinnState, c: int) -> dict[str, Any]:
-    tile = state.comp.characters[c]
-    return {"id": c, "name": tile.name, "text": character_words(state.comp, tile)}
+def market_json(state: DjinnState) -> dict[str, Any]:
+    """The Market's places for this player count and its offers (fixed by the components)."""
+    t = tables(state.comp)
+    return {
+        "places": [
+            {"place": x["place"], "tents": list(x["tents"]), "offers": list(x["offers"])}
+            for x in t.places[state.num_players]
+        ],
+        "offers": list(map(_with_reward, t.offers)),
+    }
 
 
 def build_view(state: DjinnState, seat: int | None) -> dict[str, Any]:
     comp = state.comp
+    t = tables(comp)
     top = state.stack.top
     scores = score_breakdowns(state, -1 if seat is None else seat)
     catch = None
@@ -153,20 +279,26 @@ def build_view(state: DjinnState, seat: int | None) -> dict[str, Any]:
         catch = {
             "seat": top.seat,
             "space": SPACE_NAMES[space],
-            "selected": {KINDS[k]: sel[k] for k in range(len(KINDS)) if sel[k]},
+            "selected": {KINDS[k]: sel[k] for k in range(_NUM_KINDS) if sel[k]},
         }
+    mage = t.mage
+    equipment = t.equipment
+    trophy = t.trophy
+    bag = state.bag
     view: dict[str, Any] = {
         "round": state.round,
         "max_rounds": state.params.max_rounds,
         "start_player": state.first,
         "current": None if state.over else current_seat(state),
         "stage": STAGE_NAMES[state.stage],
-        "spaces": [space_json(state, s) for s in range(len(SPACE_NAMES))],
+        "spaces": spaces_json(state),
         "bosses_on_board": sum(state.djinn[r][BOSS] for r in ROUNDS),
-        "players": [player_json(state, p, seat) for p in range(state.num_players)],
+        "players": players_json(state, seat),
         "tavern": [
             {
-                "top": None if not pile else mage_json(comp.mage_cards[pile[-1]]),
+                "top": None
+                if not pile
+                else {**mage[pile[-1]], "bonus": mage[pile[-1]]["bonus"].copy()},
                 "size": len(pile),
                 "key": i >= 2,
             }
@@ -175,57 +307,23 @@ def build_view(state: DjinnState, seat: int | None) -> dict[str, Any]:
         "catacombs": {"deck": len(state.chest_deck), "discard": list(state.chest_discard)},
         "manufactory": [
             {
-                "type": EQUIP_TYPES[t],
-                "size": len(st),
-                "top": None
-                if not st
-                else {
-                    **equipment_json(comp.equipment[st[-1]]),
-                    "text": equipment_words(comp.equipment[st[-1]]),
-                },
+                "type": EQUIP_TYPES[k],
+                "size": len(stack),
+                "top": None if not stack else _with_reward(equipment[stack[-1]]),
             }
-            for t, st in enumerate(state.equip_stacks)
+            for k, stack in enumerate(state.equip_stacks)
         ],
-        "market": {
-            "places": [
-                {
-                    "place": i + 1,
-                    "tents": [comp.tents[t] for t in place],
-                    "offers": [j + 1 for j, o in enumerate(comp.offers) if o.tent in place],
-                }
-                for i, place in enumerate(comp.market_places(state.num_players))
-            ],
-            "offers": [
-                {
-                    "offer": j + 1,
-                    "tent": comp.tents[o.tent],
-                    "coins": o.coins,
-                    "scrolls": o.scrolls,
-                    "reward": reward_json(o.reward),
-                }
-                for j, o in enumerate(comp.offers)
-            ],
-        },
-        "trophies": [
-            [
-                {
-                    "id": t,
-                    "points": comp.trophies[t].points,
-                    "reward": reward_json(comp.trophies[t].reward),
-                }
-                for t in row
-            ]
-            for row in state.trophy_rows
-        ],
-        "scoring_cards": [{"id": c, "name": comp.scoring_cards[c].name} for c in state.scoring],
+        "market": market_json(state),
+        "trophies": [[_with_reward(trophy[x]) for x in row] for row in state.trophy_rows],
+        "scoring_cards": [t.scoring_card[c].copy() for c in state.scoring],
         "draft": None
         if not (state.draft[0] or state.draft[1])
         else {
-            "negative": [tile_json(state, c) for c in state.draft[0]],
-            "positive": [tile_json(state, c) for c in state.draft[1]],
+            "negative": [t.tile[c].copy() for c in state.draft[0]],
+            "positive": [t.tile[c].copy() for c in state.draft[1]],
         },
         "removed_passages": [LOCATIONS[x] for x in state.removed_passages],
-        "bag": {COLOURS[c]: state.bag[c] for c in range(len(COLOURS))},
+        "bag": {COLOURS[c]: bag[c] for c in range(_NUM_COLOURS)},
         "supply_bosses": state.supply_bosses,
         "catch": catch,
         "scores": [{"total": sum(b.values()), "breakdown": b} for b in scores],

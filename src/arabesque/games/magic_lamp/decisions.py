@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arabesque.core.decision import Decision, Reaction
+from arabesque.core.decision import Decision, OptionRange, Reaction
 from arabesque.games.magic_lamp import actions as A
 from arabesque.games.magic_lamp.components import CHESTS
 from arabesque.games.magic_lamp.state import (
@@ -47,6 +47,16 @@ RACE_REACTION = Reaction(
     window_ms=A.MAX_RUB_MS, step_ms=A.RUB_STEP_MS, first=A.RUB_BASE,
     none=A.NO_RUB,
 )
+
+#: The race's rubs, one per reaction time, as one range (the view sends it as one entry).
+RUB_RANGE = OptionRange(
+    start=A.RUB_BASE, stop=A.NO_RUB, label="rub after {n} ms", text="rub {n}ms",
+    n_start=0, n_step=A.RUB_STEP_MS,
+)
+
+
+def _prompt_of_race() -> tuple[str, None, tuple[str, ...]]:
+    return "The dice are revealed: rub the lamp, or not", None, ()
 
 
 def _card_label(state: MagicLampState, card_id: int, owner: int | None = None) -> str:
@@ -107,7 +117,7 @@ def _prompt(
             return f"Secretly set your {which} die: a chest and a face{note}", None, ()
         return "Secretly set your die: a chest and a face", None, ()
     if kind is DecisionKind.RACE:
-        return "The dice are revealed: rub the lamp, or not", None, ()
+        return _prompt_of_race()
     if kind is DecisionKind.ANGRY_TARGET:
         return "You rubbed the lamp by mistake: name the opponent who takes a card from you", (
             {"rubber": ctx[0]}
@@ -182,16 +192,73 @@ def _default(kind: DecisionKind, options: tuple[int, ...]) -> int:
     return options[0]
 
 
+def _race_decision(seat: int) -> Decision:
+    """Every seat's race decision is the same but for the seat: built once per seat."""
+    decision = _RACE_DECISIONS.get(seat)
+    if decision is None:
+        kind = DecisionKind.RACE
+        prompt, context, trail = _prompt_of_race()
+        decision = _RACE_DECISIONS[seat] = Decision(
+            seat=seat,
+            kind=kind,
+            options=RACE_OPTIONS,
+            prompt=prompt,
+            labels=_RACE_LABELS,
+            default=A.NO_RUB,
+            context=context,
+            trail=trail,
+            reaction=RACE_REACTION,
+            ranges=(RUB_RANGE,),
+        )
+    return decision
+
+
+_RACE_DECISIONS: dict[int, Decision] = {}
+
+#: Per chest, its six faces as one range of set-die options.
+_SET_RANGES = tuple(
+    OptionRange(
+        start=A.SET_BASE + c * A.FACES, stop=A.SET_BASE + (c + 1) * A.FACES,
+        label=f"{name} chest, face {{n}}", text=f"set {name} {{n}}", n_start=1,
+    )
+    for c, name in enumerate(CHESTS)
+)
+
+
+def _set_decision(state: MagicLampState, seat: int, options: tuple[int, ...]) -> Decision:
+    """Setting a die: one range per chest (a chest offers all six faces or none). The few
+    distinct set-die decisions are built once each."""
+    prompt, context, trail = _prompt(state, DecisionKind.SET_DIE, seat, ())
+    key = (seat, options, prompt)
+    decision = _SET_DECISIONS.get(key)
+    if decision is None:
+        offered = set(options)
+        decision = _SET_DECISIONS[key] = Decision(
+            seat=seat,
+            kind=DecisionKind.SET_DIE,
+            options=options,
+            prompt=prompt,
+            labels=_labels(state, DecisionKind.SET_DIE, options),
+            default=options[0],
+            context=context,
+            trail=trail,
+            ranges=tuple(r for r in _SET_RANGES if offered.issuperset(r.actions)),
+        )
+    return decision
+
+
+_SET_DECISIONS: dict[tuple[int, tuple[int, ...], str], Decision] = {}
+
+
 def decision_for(state: MagicLampState, seat: int) -> Decision:
     """The decision of ``seat``, who is among ``state.to_act()``."""
     if state.phase is Phase.SETTING:
-        kind, ctx = DecisionKind.SET_DIE, ()
-    elif state.phase is Phase.RACE:
-        kind, ctx = DecisionKind.RACE, ()
-    else:
-        pending = state.pending
-        assert pending is not None and pending[1] == seat
-        kind, ctx = pending[0], pending[3]
+        return _set_decision(state, seat, tuple(state.legal_actions(seat)))
+    if state.phase is Phase.RACE:
+        return _race_decision(seat)
+    pending = state.pending
+    assert pending is not None and pending[1] == seat
+    kind, ctx = pending[0], pending[3]
     options = tuple(state.legal_actions(seat))  # the rules' own tuple: no copy is made
     prompt, context, trail = _prompt(state, kind, seat, ctx)
     return Decision(
@@ -203,7 +270,6 @@ def decision_for(state: MagicLampState, seat: int) -> Decision:
         default=_default(kind, options),
         context=context,
         trail=trail,
-        reaction=RACE_REACTION if kind is DecisionKind.RACE else None,
     )
 
 

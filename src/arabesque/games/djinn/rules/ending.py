@@ -11,6 +11,9 @@ end, turn.py (``begin_turn``, ``end_turn``), and the final visit takes no trophy
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 from arabesque.core.decision import DecisionStack
 from arabesque.games.djinn.actions import ROUNDS
 from arabesque.games.djinn.components import BOSS, LOCATIONS, Condition
@@ -45,49 +48,73 @@ def finish(s: DjinnState) -> None:
     log(s, "end", scores=[sum(b.values()) for b in score_breakdowns(s)], won=s.won)
 
 
-def measure(s: DjinnState, p: int, condition: str) -> int:
-    comp = s.comp
+def _equipment_types(s: DjinnState, p: int) -> list[int]:
+    """How many Equipment cards of each type ``p`` holds."""
+    equipment = s.comp.equipment
     types = [0, 0, 0]
     for e in s.equip_of[p]:
-        types[comp.equipment[e].type] += 1
-    name = condition.rsplit("_at_", 1)[0]
-    if name == "equipment_sets":
-        return min(types)
-    if name == "passages_placed":
-        kept = len(LOCATIONS) - len(s.removed_passages)
-        return kept - len(s.passages_left[p])
-    if name == "key_mages":
-        return sum(comp.mage_cards[c].key for c in s.mage_of[p])
-    if name == "inactive_circles":
-        return sum(c in (INACTIVE, COVERED) for c in s.circles[p])
-    if name == "active_circles":
-        return sum(c not in (INACTIVE, COVERED) for c in s.circles[p])
-    if name == "capacity":
-        return s.capacity[p] + (1 if s.flipped[p] else 0)
-    if name == "base":
-        return s.base[p]
-    if name in ("per_key", "keys"):
-        return s.keys[p]
-    if name == "per_active_mage":
-        return sum(s.mage_active[c] for c in s.mage_of[p])
-    if name == "per_unused_bottle_cork":
-        return sum(s.bottles[p]) + s.corks[p]
-    if name == "mages":
-        return len(s.mage_of[p])
-    if name == "trophies":
-        return len(s.trophies_of[p])
-    if name == "coins":
-        return s.coins[p]
-    if name == "equipment_types":
-        return sum(1 for x in types if x)
-    if name == "equipment_per_third":
-        return sum(x // 3 for x in types)
-    raise AssertionError(condition)
+        types[equipment[e].type] += 1
+    return types
+
+
+def _passages_placed(s: DjinnState, p: int) -> int:
+    kept = len(LOCATIONS) - len(s.removed_passages)
+    return kept - len(s.passages_left[p])
+
+
+#: What each scoring condition counts, by its name without ``_at_least`` / ``_at_most``.
+_MEASURES: dict[str, Callable[[DjinnState, int], int]] = {
+    "equipment_sets": lambda s, p: min(_equipment_types(s, p)),
+    "passages_placed": _passages_placed,
+    "key_mages": lambda s, p: sum(s.comp.mage_cards[c].key for c in s.mage_of[p]),
+    "inactive_circles": lambda s, p: sum(c in (INACTIVE, COVERED) for c in s.circles[p]),
+    "active_circles": lambda s, p: sum(c not in (INACTIVE, COVERED) for c in s.circles[p]),
+    "capacity": lambda s, p: s.capacity[p] + (1 if s.flipped[p] else 0),
+    "base": lambda s, p: s.base[p],
+    "per_key": lambda s, p: s.keys[p],
+    "keys": lambda s, p: s.keys[p],
+    "per_active_mage": lambda s, p: sum(s.mage_active[c] for c in s.mage_of[p]),
+    "per_unused_bottle_cork": lambda s, p: sum(s.bottles[p]) + s.corks[p],
+    "mages": lambda s, p: len(s.mage_of[p]),
+    "trophies": lambda s, p: len(s.trophies_of[p]),
+    "coins": lambda s, p: s.coins[p],
+    "equipment_types": lambda s, p: sum(1 for x in _equipment_types(s, p) if x),
+    "equipment_per_third": lambda s, p: sum(x // 3 for x in _equipment_types(s, p)),
+}
+
+
+class _Reading(NamedTuple):
+    """A condition's text read once: what it counts, and how it scores."""
+
+    measure: Callable[[DjinnState, int], int]
+    #: A threshold card met by at most its threshold (else at least).
+    at_most: bool
+    #: A counting card: points per unit, up to its cap (else a threshold card).
+    counting: bool
+
+
+_READINGS: dict[str, _Reading] = {}
+
+
+def _reading(condition: str) -> _Reading:
+    found = _READINGS.get(condition)
+    if found is None:
+        count = _MEASURES.get(condition.rsplit("_at_", 1)[0])
+        if count is None:
+            raise AssertionError(condition)
+        counting = condition.startswith("per_") or condition == "equipment_per_third"
+        found = _READINGS[condition] = _Reading(count, condition.endswith("_at_most"), counting)
+    return found
+
+
+def measure(s: DjinnState, p: int, condition: str) -> int:
+    return _reading(condition).measure(s, p)
 
 
 def condition_met(s: DjinnState, p: int, cond: Condition) -> bool:
-    value = measure(s, p, cond.condition)
-    if cond.condition.endswith("_at_most"):
+    reading = _reading(cond.condition)
+    value = reading.measure(s, p)
+    if reading.at_most:
         return value <= cond.threshold
     return value >= cond.threshold
 
@@ -95,10 +122,13 @@ def condition_met(s: DjinnState, p: int, cond: Condition) -> bool:
 def condition_points(s: DjinnState, p: int, cond: Condition) -> int:
     """rulebook §Scoring cards: a threshold card gives its points; a counting card gives its
     points per unit (per 3rd card for the equipment one), up to its cap."""
-    if cond.condition.startswith("per_") or cond.condition == "equipment_per_third":
-        points = cond.points * measure(s, p, cond.condition)
+    reading = _reading(cond.condition)
+    value = reading.measure(s, p)
+    if reading.counting:
+        points = cond.points * value
         return min(points, cond.cap) if cond.cap else points
-    return cond.points if condition_met(s, p, cond) else 0
+    met = value <= cond.threshold if reading.at_most else value >= cond.threshold
+    return cond.points if met else 0
 
 
 def secret_points(s: DjinnState, p: int) -> int:
@@ -113,15 +143,17 @@ def score_breakdowns(s: DjinnState, viewer: int = ALL_SEEING) -> list[dict[str, 
     ``viewer`` (a seat, -1 for a spectator) gets the points it may know: while the game runs,
     another player's face-down scoring cards count 0 for it."""
     comp = s.comp
+    trophies = comp.trophies
+    scoring = [comp.scoring_cards[c] for c in s.scoring]
     out = []
     for p in range(s.num_players):
         known = viewer in (ALL_SEEING, p) or s.over
         breakdown = {
-            "trophies": sum(comp.trophies[t].points for t in s.trophies_of[p]),
+            "trophies": sum([trophies[t].points for t in s.trophies_of[p]]),
             "bottled": 10 * (sum(s.filled[p]) + sum(s.filled_boss[p])),
-            "circles": 3 * sum(1 for c in s.circles[p] if c >= 0),
+            "circles": 3 * sum([1 for c in s.circles[p] if c >= 0]),
             "unused": sum(s.bottles[p]) + s.corks[p],
-            "scoring_cards": sum(condition_points(s, p, comp.scoring_cards[c]) for c in s.scoring),
+            "scoring_cards": sum([condition_points(s, p, card) for card in scoring]),
             "secret_card": secret_points(s, p) if known else 0,
         }
         if s.num_players == 1:

@@ -7,6 +7,7 @@ import * as api from "../lib/api.js";
 import { seatName } from "../lib/api.js";
 import * as store from "../lib/store.js";
 import { TableSocket } from "../lib/socket.js";
+import { expandOptions } from "../lib/decision.js";
 import { setGame } from "../app.js";
 import generic from "../games/generic.js";
 
@@ -359,11 +360,13 @@ class TablePage {
 
   // -- helpers --------------------------------------------------------------------------------
 
-  /** The view with its decision's words naming players as the page does: the engine says
-   * "player 0" (seats counted from 0), the page "Ann" or "Seat 1". */
+  /** The view with its decision's options one by one (ranges written out, lib/decision.js)
+   * and its words naming players as the page does: the engine says "player 0" (seats counted
+   * from 0), the page "Ann" or "Seat 1". */
   withNames(view) {
     const decision = view && view.decision;
     if (!decision) return view;
+    decision.options = expandOptions(decision.options);
     const names = this.names();
     const named = (text) => typeof text !== "string" ? text
       : text.replace(/\b([Pp])layer (\d+)\b/g, (all, _p, n) => names[Number(n)] ?? all);
