@@ -9,6 +9,7 @@ to see whole.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -34,7 +35,7 @@ class ReplayFrame(BaseModel):
     #: The last step's index (step 0 is the setup).
     steps: int
     step: int
-    #: ``Setup`` or ``Step 7 · Ann: accept``.
+    #: ``Setup``, or the step in the log's words: ``Step 7 · Ann accepted wish 1.``
     title: str
     #: The view after this step: the spectator's, or the asked seat's.
     view: dict[str, Any]
@@ -106,13 +107,22 @@ def replay_frame(
             num_players=num_players,
             steps=last,
             step=step,
-            title=step_title(entry, lambda p: "nobody" if p is None else names[p]),
+            title=step_title(entry, record.game, _namer(names)),
             view=state.view(seat, include_log=False),
             events=[describe(event) for event in entry.events],
             result=result,
         )
     except RecordError as exc:
         raise LobbyError(400, "bad_record", str(exc)) from exc
+
+
+def _namer(names: list[str]) -> Callable[[int | None], str]:
+    def name(seat: int | None) -> str:
+        if seat is None:
+            return "nobody"
+        return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+    return name
 
 
 def parse_record(body: bytes) -> GameRecord:
