@@ -63,7 +63,7 @@ async function start() {
     return;
   }
   const [modulePath, params] = found;
-  if (params.game) setGame(params.game);
+  // The rules page names its game in the header once the server knows it (not "chess").
   let page;
   try {
     page = await import(modulePath);

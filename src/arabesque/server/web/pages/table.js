@@ -822,12 +822,28 @@ class TablePage {
         }
       };
       const controls = [];
+      let explain;
       if (free.length && agents.length) {
+        // A table starts only with every seat taken: Start seats bots in the free ones first
+        // (the fill starts a table made to start by itself; else start it).
+        const startWithBots = async () => {
+          const filled = await api.fill(this.tableId, host, select.value);
+          return filled.status === "open" ? api.start(this.tableId, host) : filled;
+        };
         controls.push(h("div", { class: "field inline" }, [h("label", { for: agentId }, ["Bots"]), select]),
-          h("button", { type: "button", onclick: act(() => api.fill(this.tableId, host, select.value)) }, ["Fill the free seats with bots"]));
+          h("button", { type: "button", class: "primary", onclick: act(startWithBots) }, ["Start"]));
+        const where = free.length === 1 ? "the free seat" : `each of the ${free.length} free seats`;
+        explain = `Start puts a bot of the kind chosen in ${where} and starts the game now. Or wait: the game starts by itself once friends have taken every seat.`;
+      } else {
+        controls.push(h("button", { type: "button", class: "primary", onclick: act(() => api.start(this.tableId, host)) }, ["Start"]));
+        explain = free.length ? "" : "Every seat is taken: Start starts the game.";
       }
-      controls.push(h("button", { type: "button", class: "secondary", onclick: act(() => api.start(this.tableId, host)) }, ["Start"]));
-      area.append(h("div", { class: "host" }, [h("h3", {}, ["You are the host"]), h("div", { class: "host-row" }, controls), message]));
+      area.append(h("div", { class: "host" }, [
+        h("h3", {}, ["You are the host"]),
+        h("div", { class: "host-row" }, controls),
+        explain ? h("p", { class: "hint host-hint" }, [explain]) : null,
+        message,
+      ]));
     }
   }
 

