@@ -86,3 +86,45 @@ def test_start_says_what_it_does_to_free_seats_and_does_it(
     table = lobby.table(table_id)
     assert table["status"] == "running"
     assert [s["kind"] for s in table["seats"]] == ["human", "bot"]
+
+
+# -- a seat opened in a second tab (item 6) ----------------------------------------------------
+
+
+def test_a_seat_opened_in_a_second_tab_pauses_the_first_until_play_here(
+    server: ServerThread, lobby: Lobby, browser: Any
+) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        first = context.new_page()
+        first.set_default_timeout(20_000)
+        table_id = create_from_lobby(first, server.url, "Ali Baba", name="Ann")
+        first.wait_for_selector(".decision-panel.active .option-list button.option")
+        # The same browser (same seat token) opens the table in a second tab.
+        second = context.new_page()
+        second.set_default_timeout(20_000)
+        second.goto(f"{server.url}/tables/{table_id}")
+        second.wait_for_selector(".decision-panel.active .option-list button.option")
+
+        # The first tab is told, and nothing on it can be played any more.
+        takeover = first.locator(".takeover")
+        expect(takeover).to_be_visible()
+        expect(takeover).to_contain_text("another tab")
+        expect(first.locator(".option-list button.option")).to_have_count(0)
+        expect(first.locator(".board .option-mark")).to_have_count(0)
+        assert "elsewhere" in (first.locator(".board-area").get_attribute("class") or "")
+        assert first.locator(".takeover").is_visible()
+        first.keyboard.press("1")  # a shortcut key plays nothing here
+        expect(second.locator(".decision-panel.active")).to_be_visible()
+
+        # "Play here" takes the seat back: the first plays again, the second is paused.
+        first.get_by_role("button", name="Play here").click()
+        first.wait_for_selector(".decision-panel.active .option-list button.option")
+        expect(first.locator(".takeover")).to_be_hidden()
+        expect(second.locator(".takeover")).to_be_visible()
+        expect(second.locator(".option-list button.option")).to_have_count(0)
+        first.locator(".option-list button.option").first.click()
+        first.wait_for_selector(".pending", state="detached")
+        assert lobby.table(table_id)["status"] == "running"
+    finally:
+        context.close()
