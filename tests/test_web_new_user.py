@@ -128,3 +128,25 @@ def test_a_seat_opened_in_a_second_tab_pauses_the_first_until_play_here(
         assert lobby.table(table_id)["status"] == "running"
     finally:
         context.close()
+
+
+# -- Ali Baba's tile names on the board (item 5) -----------------------------------------------
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_each_cave_option_names_a_place_the_board_shows(
+    server: ServerThread, browser: Any, viewport: dict[str, int]
+) -> None:
+    with open_page(browser, viewport) as page:
+        frames = Frames(page)
+        create_from_lobby(page, server.url, "Ali Baba", name="Ann")
+        page.wait_for_selector(".decision-panel.active .option-list button.option")
+        frames.wait_until(lambda: bool(frames.view and frames.view.get("decision")))
+        decision = frames.view["decision"] if frames.view else None
+        assert decision is not None
+        for option in decision["options"]:
+            place = re.search(r"L\d+ r\d+ c\d+", option["label"])
+            assert place, option["label"]
+            tag = page.locator(f'.board .option-mark[data-action="{option["action"]}"] .ab-place-tag')
+            expect(tag).to_have_text(place.group(0))
+            assert tag.is_visible()
