@@ -150,3 +150,38 @@ def test_each_cave_option_names_a_place_the_board_shows(
             tag = page.locator(f'.board .option-mark[data-action="{option["action"]}"] .ab-place-tag')
             expect(tag).to_have_text(place.group(0))
             assert tag.is_visible()
+
+
+# -- Djinn at 1280 x 720: the decision panel stays in view (item 1) ------------------------------
+
+
+def _in_view(page: Any, selector: str) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= DESKTOP["height"]
+
+
+def test_a_djinn_turn_is_played_with_the_decision_panel_in_view(
+    server: ServerThread, browser: Any
+) -> None:
+    with open_page(browser, DESKTOP) as page:
+        frames = Frames(page)
+        create_from_lobby(page, server.url, "Djinn", seats=("Bot: heuristic",), name="Ann")
+        moves = 0
+        while moves < 8 and not frames.game_over:
+            page.wait_for_selector(".decision-panel.active .option-list button.option")
+            # Reading the bottom of the board (the Market, the Tavern's cards) ...
+            page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+            assert page.evaluate("window.scrollY") > 0, "the page is taller than the screen"
+            # ... "Your move", its prompt and its first choices are still on the screen.
+            assert _in_view(page, ".decision-panel.active h2")
+            assert _in_view(page, ".decision-panel.active .prompt")
+            assert _in_view(page, ".decision-panel.active .option-list button.option")
+            version = frames.view["version"] if frames.view else -1
+            page.keyboard.press("1")
+            frames.wait_until(
+                lambda v=version: frames.game_over
+                or bool(frames.view and frames.view["version"] > v),
+                what="the move to be played",
+            )
+            moves += 1
+        assert moves == 8

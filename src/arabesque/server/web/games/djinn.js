@@ -917,7 +917,10 @@ function render(view, ctx) {
     tomPanel(view, ctx),
     boards[0],
   ]);
+  // The other players' boards open the displays' grid, two a row with the displays, so the
+  // board stays short (a turn is played at 1280 x 720 with the decision panel in view).
   const displays = h("div", { class: "dj-displays" }, [
+    ...boards.slice(1),
     tavernPanel(view, ctx, opts),
     manufactoryPanel(view, ctx, opts),
     marketPanel(view, ctx, opts),
@@ -928,11 +931,9 @@ function render(view, ctx) {
     scoringPanel(view),
     supplyPanel(view, ctx),
   ]);
-  const rest = h("div", { class: "dj-players" }, boards.slice(1));
   return h("div", { class: ["dj-board", ctx.narrow ? "dj-narrow" : ""] }, [
     statusLine(view, ctx),
     h("div", { class: "dj-top" }, [map, side]),
-    rest,
     displays,
   ]);
 }
