@@ -17,6 +17,7 @@ from tests.web_helpers import (  # the *_fixture: pytest fixtures, found by name
     DESKTOP,
     PHONE,
     Frames,
+    Player,
     browser_fixture,  # noqa: F401
     create_from_lobby,
     lobby_fixture,  # noqa: F401
@@ -185,3 +186,47 @@ def test_a_djinn_turn_is_played_with_the_decision_panel_in_view(
             )
             moves += 1
         assert moves == 8
+
+
+# -- Magic Lamp at 2 players: the assist says the rule (item 2) --------------------------------
+
+
+def test_the_two_player_assist_says_your_own_pair_does_not_count(
+    server: ServerThread, browser: Any
+) -> None:
+    with open_page(browser, DESKTOP) as page:
+        frames = Frames(page)
+
+        def sixes(decision: dict[str, Any], move: int) -> int:
+            # Both of my dice on a 6 (on two chests); anything else: the first option.
+            for i, option in enumerate(decision["options"]):
+                if str(option.get("label", "")).endswith("face 6"):
+                    return i
+            return 0
+
+        me = Player(page, frames, board_every=0, key_every=0, choose=sixes, rub=False)
+        create_from_lobby(page, server.url, "Aladdin & the Magic Lamp", seats=("Bot: heuristic",))
+        page.locator(".settings-card summary").click()
+        page.get_by_label(re.compile("Assist")).check()
+        checked = 0
+        for _ in range(200):
+            decision = me.wait_for_turn()
+            if decision is None:
+                break
+            view = frames.view
+            assert view is not None
+            if decision["reaction"] is not None:
+                mine = [d["face"] for d in view["players"][0]["dice"]]
+                shared = view["shared_faces"] or []
+                assist = page.locator(".ml-assist").inner_text()
+                if mine == [6, 6] and 6 not in shared:
+                    # The rule: a face counts only when two different players show it.
+                    assert "your own two 6s do not count" in assist, assist
+                    assert "shown twice" not in assist
+                    checked += 1
+                    if checked == 2:
+                        break
+                elif not shared:
+                    assert "no face is shown by two different players" in assist, assist
+            me.play_one()
+        assert checked, "no race came with my two 6s unshared"

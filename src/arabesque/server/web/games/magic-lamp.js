@@ -451,10 +451,20 @@ function raceReveal(r) {
   r.ctx.key(grid, "reveal", r.players.map((p) => (p.dice || []).map((d) => d.chest + d.face).join("+")).join("|"));
   const out = [h("div", { class: "ml-focus-title" }, [lampIcon(30), "The dice are revealed: rub the lamp?"]), grid];
   if (r.assist) {
+    // The rule: a face counts when two different players show it; a player's own two dice
+    // showing one face (2 players) do not (rulebook, "Rub the lamp!", with 2 players).
     const faces = v.shared_faces || [];
-    const text = !faces.length ? "no face is shown twice"
-      : faces.length === 1 ? `face ${faces[0]} is shown more than once`
-        : `faces ${faces.join(" and ")} are shown more than once`;
+    let text = !faces.length ? "no face is shown by two different players"
+      : faces.length === 1 ? `face ${faces[0]} is shown by two different players`
+        : `faces ${faces.join(" and ")} are shown by two different players`;
+    const ownPairs = [];
+    for (const p of orderedPlayers(r)) {
+      const dice = p.dice || [];
+      if (dice.length < 2 || !dice.every((d) => d.face === dice[0].face) || faces.includes(dice[0].face)) continue;
+      const whose = p.seat === r.me ? "your own" : `${r.name(p.seat)}'s own`;
+      ownPairs.push(`${whose} two ${dice[0].face}s do not count`);
+    }
+    if (ownPairs.length) text += ` (${ownPairs.join("; ")})`;
     out.push(h("div", { class: "ml-assist" }, [`Assist: ${text}`]));
   }
   const mine = r.me !== null ? r.players[r.me]?.race : null;
