@@ -230,3 +230,34 @@ def test_the_two_player_assist_says_your_own_pair_does_not_count(
                     assert "no face is shown by two different players" in assist, assist
             me.play_one()
         assert checked, "no race came with my two 6s unshared"
+
+
+# -- polish (item 7) ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_bot_names_under_the_magic_lamp_dice_are_not_cut(
+    server: ServerThread, browser: Any, viewport: dict[str, int]
+) -> None:
+    with open_page(browser, viewport) as page:
+        me = Player(page, Frames(page), board_every=0, key_every=0, rub=False)
+        create_from_lobby(
+            page,
+            server.url,
+            "Aladdin & the Magic Lamp",
+            seats=("Bot: heuristic", "Bot: heuristic", "Bot: heuristic"),
+        )
+        names: list[dict[str, Any]] = []
+        for _ in range(60):
+            names = page.eval_on_selector_all(
+                ".ml-cdie:not(.ml-mine) .ml-who",
+                "els => els.map(e => ({text: e.textContent, cut: e.scrollWidth > e.clientWidth"
+                " || e.scrollHeight > e.clientHeight + 1, title: e.title}))",
+            )
+            if len(names) >= 2 or not me.play_one():
+                break
+        assert len(names) >= 2, "no bot's die was seen on a chest"
+        for shown in names:
+            assert not shown["cut"] and "…" not in shown["text"], shown
+            seat = re.match(r"Seat (\d+)", shown["title"])
+            assert seat and shown["text"] == f"Seat {seat.group(1)} bot", shown

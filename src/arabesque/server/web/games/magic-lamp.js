@@ -230,6 +230,9 @@ function setup(view, ctx) {
   /** A name cut to fit under a die, keeping the seat number that tells twins apart. */
   const shortName = (seat) => {
     const base = names[seat] ?? `Player ${seat + 1}`;
+    // A bot's name ("Seat 2 (heuristic bot)", lib/api.js seatName) is its seat, in full.
+    const bot = base.match(/^(Seat \d+) \(.* bot\)$/);
+    if (bot) return `${bot[1]} bot`;
     const room = twice(seat) ? SHORT_NAME - 2 : SHORT_NAME;
     const cut = base.length > room ? base.slice(0, room - 1).trimEnd() + "…" : base;
     return twice(seat) ? `${cut} ${seat + 1}` : cut;
@@ -342,7 +345,7 @@ function chestPanel(r, chest, dice) {
       const mine = d.seat === r.me;
       const cell = h("div", { class: ["ml-cdie", mine && "ml-mine", searcher === d && "ml-searcher"] }, [
         dieIcon(d.face, 30, SEAT_COLOURS[d.seat % SEAT_COLOURS.length]),
-        h("span", { class: "ml-who", title: r.name(d.seat) }, [mine ? "you" : r.shortName(d.seat)]),
+        h("span", { class: ["ml-who", !mine && /^Seat \d+ bot$/.test(r.shortName(d.seat)) && "ml-who-bot"], title: r.name(d.seat) }, [mine ? "you" : r.shortName(d.seat)]),
       ]);
       if (mine && secret) cell.append(h("span", { class: "ml-sub" }, ["secret"]));
       if (searcher === d) cell.append(h("span", { class: "ml-sub" }, ["searches"]));
