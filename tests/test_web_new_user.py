@@ -7,7 +7,11 @@ Skipped when Chromium (/usr/bin/chromium) or Python Playwright is missing."""
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +34,9 @@ from tests.web_helpers import (  # the *_fixture: pytest fixtures, found by name
 expect = skip_without_browser().expect
 
 pytestmark = pytest.mark.browser
+
+#: Where the screenshots some tests take go (to look at them): $ARABESQUE_SCREENSHOTS.
+SCREENSHOTS = Path(os.environ.get("ARABESQUE_SCREENSHOTS") or tempfile.gettempdir())
 
 
 # -- the lobby (item 3) ------------------------------------------------------------------------
@@ -261,3 +268,36 @@ def test_bot_names_under_the_magic_lamp_dice_are_not_cut(
             assert not shown["cut"] and "…" not in shown["text"], shown
             seat = re.match(r"Seat (\d+)", shown["title"])
             assert seat and shown["text"] == f"Seat {seat.group(1)} bot", shown
+
+
+def test_the_phone_replays_play_and_forward_buttons_look_different(
+    server: ServerThread, lobby: Lobby, browser: Any
+) -> None:
+    seats = [{"kind": "bot", "agent": "random"}, {"kind": "bot", "agent": "random"}]
+    table_id, _ = lobby.create("ali-baba", players=2, seats=seats, auto_start=True, bot_think_s=0.5)
+    for _ in range(1200):
+        if lobby.table(table_id)["status"] == "finished":
+            break
+        time.sleep(0.05)
+    assert lobby.table(table_id)["status"] == "finished"
+    with open_page(browser, PHONE) as page:
+        page.goto(f"{server.url}/tables/{table_id}/replay")
+        play = page.get_by_role("button", name="Play")
+        forward = page.get_by_role("button", name="Forward")
+        expect(play).to_be_visible()
+        expect(forward).to_be_visible()
+
+        def look(button: Any) -> dict[str, Any]:
+            return dict(
+                button.evaluate(
+                    "b => ({icon: [...b.querySelectorAll('path')].map(p => p.getAttribute('d'))"
+                    ".join(' '), background: getComputedStyle(b).backgroundColor,"
+                    " text: b.innerText.trim()})"
+                )
+            )
+
+        shown_play, shown_forward = look(play), look(forward)
+        assert shown_play["icon"] != shown_forward["icon"]
+        assert shown_play["background"] != shown_forward["background"]
+        assert shown_play["text"] == "Play"  # named on the phone too
+        page.screenshot(path=str(SCREENSHOTS / "replay-phone.png"))

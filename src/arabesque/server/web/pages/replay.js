@@ -52,10 +52,12 @@ function fileSource(recordText, fileName) {
 /** Our own small control icons, drawn on a 16×16 grid. */
 const ICONS = {
   start: ["M3 3h2v10H3z", "M13 3v10L6 8z"],
-  back: ["M12 3v10L5 8z"],
+  // One step back or forward: a chevron, unlike Play's solid triangle (on a phone the
+  // buttons show their icons alone).
+  back: ["M12 3H9.5l-5 5 5 5H12l-5-5z"],
   play: ["M5 3v10l8-5z"],
   pause: ["M4 3h3v10H4z", "M9 3h3v10H9z"],
-  forward: ["M4 3v10l7-5z"],
+  forward: ["M4 3h2.5l5 5-5 5H4l5-5z"],
   end: ["M11 3h2v10h-2z", "M3 3v10l7-5z"],
 };
 
@@ -155,6 +157,7 @@ async function buildViewer(root, source, first, header) {
   const startButton = controlButton("start", "Start", "Home", () => { stop(); show(0); });
   const backButton = controlButton("back", "Back", "←", () => { stop(); show(wanted - 1); });
   const playButton = controlButton("play", "Play", "Space", () => togglePlay());
+  playButton.classList.add("replay-play");
   playButton.setAttribute("aria-pressed", "false");
   const forwardButton = controlButton("forward", "Forward", "→", () => { stop(); show(wanted + 1); });
   const endButton = controlButton("end", "End", "End", () => { stop(); show(lastStep); });
