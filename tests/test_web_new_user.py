@@ -53,9 +53,10 @@ def test_the_lobby_says_what_each_game_is(server: ServerThread, lobby: Lobby, pa
         assert game["description"] and game["description"] in text
         assert f"{game['min_players']}–{game['max_players']} players" in text
         assert game["length"] and game["length"] in text
-        assert line.get_by_role("link", name=f"Rules of {game['name']}").get_attribute(
-            "href"
-        ) == f"/rules/{game['id']}"
+        assert (
+            line.get_by_role("link", name=f"Rules of {game['name']}").get_attribute("href")
+            == f"/rules/{game['id']}"
+        )
 
 
 def test_options_are_named_in_words(server: ServerThread, lobby: Lobby, page: Any) -> None:
@@ -155,7 +156,8 @@ def test_each_cave_option_names_a_place_the_board_shows(
         for option in decision["options"]:
             place = re.search(r"L\d+ r\d+ c\d+", option["label"])
             assert place, option["label"]
-            tag = page.locator(f'.board .option-mark[data-action="{option["action"]}"] .ab-place-tag')
+            mark = f'.board .option-mark[data-action="{option["action"]}"]'
+            tag = page.locator(f"{mark} .ab-place-tag")
             expect(tag).to_have_text(place.group(0))
             assert tag.is_visible()
 
@@ -187,8 +189,9 @@ def test_a_djinn_turn_is_played_with_the_decision_panel_in_view(
             version = frames.view["version"] if frames.view else -1
             page.keyboard.press("1")
             frames.wait_until(
-                lambda v=version: frames.game_over
-                or bool(frames.view and frames.view["version"] > v),
+                lambda v=version: (
+                    frames.game_over or bool(frames.view and frames.view["version"] > v)
+                ),
                 what="the move to be played",
             )
             moves += 1
@@ -301,3 +304,57 @@ def test_the_phone_replays_play_and_forward_buttons_look_different(
         assert shown_play["background"] != shown_forward["background"]
         assert shown_play["text"] == "Play"  # named on the phone too
         page.screenshot(path=str(SCREENSHOTS / "replay-phone.png"))
+
+
+#: The map's Djinn tokens, spaces and paths in the map's own units: tokens {x, y, r}, spaces
+#: {x, y, r} (a square's r is its corners'), paths [x1, y1, x2, y2].
+MAP_SHAPES = """() => {
+  const svg = document.querySelector('.dj-map');
+  const num = (el, name) => Number(el.getAttribute(name));
+  const tokens = [...svg.querySelectorAll('.dj-djinn')].map((g) => {
+    const [x, y] = g.getAttribute('transform').match(/-?[0-9.]+/g).map(Number);
+    const what = g.querySelector('title')?.textContent;
+    return {x, y, r: num(g.querySelector('circle'), 'r'), what};
+  });
+  const spaces = [...svg.querySelectorAll('.dj-space-shape, .dj-source-shape')].map((el) =>
+    el.tagName === 'rect'
+      ? {x: num(el, 'x') + num(el, 'width') / 2, y: num(el, 'y') + num(el, 'height') / 2,
+         r: Math.hypot(num(el, 'width'), num(el, 'height')) / 2}
+      : {x: num(el, 'cx'), y: num(el, 'cy'), r: num(el, 'r')});
+  const paths = [...svg.querySelectorAll('.dj-path')].map((l) =>
+    ['x1', 'y1', 'x2', 'y2'].map((n) => num(l, n)));
+  return {tokens, spaces, paths};
+}"""
+
+
+def _segment_distance(x: float, y: float, seg: list[float]) -> float:
+    x1, y1, x2, y2 = seg
+    dx, dy = x2 - x1, y2 - y1
+    t = max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / ((dx * dx + dy * dy) or 1)))
+    return float(((x - x1 - t * dx) ** 2 + (y - y1 - t * dy) ** 2) ** 0.5)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_djinn_tokens_cover_no_space_path_or_token_on_the_phone_map(
+    server: ServerThread, browser: Any, players: int
+) -> None:
+    with open_page(browser, PHONE) as page:
+        create_from_lobby(
+            page, server.url, "Djinn", seats=("Bot: heuristic",) * (players - 1), name="Ann"
+        )
+        page.wait_for_selector(".dj-map .dj-djinn")
+        drawn = page.evaluate(MAP_SHAPES)
+        tokens, spaces = drawn["tokens"], drawn["spaces"]
+        assert len(tokens) >= 12 and len(spaces) == 13
+        for t in tokens:
+            for sp in spaces:
+                gap = ((t["x"] - sp["x"]) ** 2 + (t["y"] - sp["y"]) ** 2) ** 0.5
+                assert gap >= t["r"] + sp["r"], f"{t['what']} covers a space ({gap:.1f})"
+            for seg in drawn["paths"]:
+                gap = _segment_distance(t["x"], t["y"], seg)
+                assert gap >= t["r"], f"{t['what']} covers a path ({gap:.1f})"
+        for i, a in enumerate(tokens):
+            for b in tokens[i + 1 :]:
+                gap = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
+                assert gap >= a["r"] + b["r"], f"{a['what']} and {b['what']} overlap"
+        page.screenshot(path=str(SCREENSHOTS / f"djinn-phone-map-{players}.png"))
