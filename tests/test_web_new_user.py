@@ -186,14 +186,13 @@ def test_a_djinn_turn_is_played_with_the_decision_panel_in_view(
             assert _in_view(page, ".decision-panel.active h2")
             assert _in_view(page, ".decision-panel.active .prompt")
             assert _in_view(page, ".decision-panel.active .option-list button.option")
-            version = frames.view["version"] if frames.view else -1
+            version: int = frames.view["version"] if frames.view else -1
+
+            def moved(before: int = version) -> bool:
+                return frames.game_over or bool(frames.view and frames.view["version"] > before)
+
             page.keyboard.press("1")
-            frames.wait_until(
-                lambda v=version: (
-                    frames.game_over or bool(frames.view and frames.view["version"] > v)
-                ),
-                what="the move to be played",
-            )
+            frames.wait_until(moved, what="the move to be played")
             moves += 1
         assert moves == 8
 
