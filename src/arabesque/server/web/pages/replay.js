@@ -78,6 +78,18 @@ function eventLine(event) {
   return h("li", { class: ["replay-event", ...tones.map((t) => `tone-${t}`)] }, [event.text]);
 }
 
+/** The step's events but the one its title already says (a title is its step's first event
+ * in words: server/replays.py). */
+function besidesTitle(answer) {
+  const said = String(answer.title).replace(/^Step \d+ · /, "");
+  let dropped = false;
+  return answer.events.filter((event) => {
+    if (dropped || !event || event.text !== said) return true;
+    dropped = true;
+    return false;
+  });
+}
+
 function words(key) {
   return String(key).replace(/_/g, " ");
 }
@@ -328,7 +340,7 @@ async function buildViewer(root, source, first, header) {
       closeGap(step - 1);
       logList.append(h("li", { class: ["replay-log-step", step === current ? "current" : null] }, [
         h("span", { class: "replay-log-title" }, [answer.title]),
-        answer.events.length ? h("ul", {}, answer.events.map(eventLine)) : null,
+        besidesTitle(answer).length ? h("ul", {}, besidesTitle(answer).map(eventLine)) : null,
       ]));
     }
     closeGap(current);
@@ -397,7 +409,7 @@ async function buildViewer(root, source, first, header) {
 
     stepTitle.textContent = answer.title;
     clear(stepEvents).append(...(answer.events.length
-      ? answer.events.map(eventLine)
+      ? besidesTitle(answer).map(eventLine)
       : [h("li", { class: "replay-event tone-dim" }, ["Nothing anyone else can see happened."])]));
     drawResult(answer.result);
     drawLog();
