@@ -150,6 +150,17 @@ function pathSegments(view) {
   return out;
 }
 
+/** The spaces' discs and the paths' segments of a view's map, made once per view. */
+const obstacleCache = new WeakMap();
+function mapObstacles(view) {
+  let found = obstacleCache.get(view.spaces);
+  if (!found) {
+    found = { discs: spaceDiscs(view), segments: pathSegments(view) };
+    obstacleCache.set(view.spaces, found);
+  }
+  return found;
+}
+
 function segmentDistance(x, y, [x1, y1, x2, y2]) {
   const dx = x2 - x1, dy = y2 - y1;
   const t = Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy || 1)));
@@ -461,8 +472,8 @@ function drawDjinnAt(space, cx, cy, pathAngles, view, ctx, opts, layer, choosabl
   const catching = view.catch && view.catch.space === space.id ? view.catch.selected : {};
   const zoom = tokenZoom(ctx);
   const angles = freeAngles(pathAngles, kinds.length, 0.62 * zoom);
-  const otherSpaces = spaceDiscs(view).filter((d) => d.id !== space.id);
-  const segments = pathSegments(view);
+  const { discs, segments } = mapObstacles(view);
+  const otherSpaces = discs.filter((d) => d.id !== space.id);
   kinds.forEach((kind, i) => {
     const tr = (kind === "boss" ? 16 : 14) * zoom;
     const [x, y] = clearSpot(cx, cy, angles[i], ROUND_R + 26 * zoom, tr, [...otherSpaces, ...ext.discs], segments);
