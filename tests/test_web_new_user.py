@@ -357,3 +357,18 @@ def test_djinn_tokens_cover_no_space_path_or_token_on_the_phone_map(
                 gap = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
                 assert gap >= a["r"] + b["r"], f"{a['what']} and {b['what']} overlap"
         page.screenshot(path=str(SCREENSHOTS / f"djinn-phone-map-{players}.png"))
+
+
+def test_an_address_without_a_page_and_an_unknown_games_rules(
+    server: ServerThread, page: Any
+) -> None:
+    answer = page.goto(server.url + "/nonsense")
+    assert answer is not None and answer.status == 404
+    expect(page.locator(".fatal h1")).to_have_text("Page not found")
+    expect(page.get_by_role("link", name="Back to the lobby")).to_be_visible()
+    answer = page.goto(server.url + "/rules/chess")
+    assert answer is not None and answer.status == 404
+    expect(page.locator("body")).to_contain_text("There is no game “chess” on this server.")
+    # The header names no game the server does not have.
+    assert "chess" not in page.locator(".site-header").inner_text().lower()
+    assert page.locator(".site-header .rules-link").is_hidden()
