@@ -51,7 +51,7 @@ async def test_stepping_forward_back_and_by_jumps() -> None:
         assert app.position == 7
         text = words(screen_text(app))
         # The step in the terminal log's words, not the raw event dump.
-        assert "Step 7 · Player 0: accept" in text
+        assert "Step 7 · Player 0 accepted wish 1." in text
         assert "Player 0 accepted wish 1." in text
         assert "Player 0 took the top card of the gold chest: diamond" in text
         assert "lamp_draw" not in text
@@ -90,7 +90,7 @@ async def test_the_board_is_drawn_by_the_games_renderers() -> None:
         await pilot.press("end")
         await pilot.pause()
         text = words(screen_text(app))
-        assert "Step 9 · Player 0: steal pink ring" in text
+        assert "Step 9 · Player 0 took Player 1's pink ring." in text
         # The scores of docs/records.md.
         state = GameRecord.load(ALI_BABA).replay()
         assert [s.total for s in state.scores()] == [8, 1, 1]
@@ -105,7 +105,7 @@ async def test_the_board_is_drawn_by_the_games_renderers() -> None:
         text = words(screen_text(app))
         # Narrow: the step on top, then the game's own table and cave panels (their layout
         # is the game screen's business: only that they are drawn is checked here).
-        assert "Step 15 · Player 0: draw" in text
+        assert "Step 15 · Player 0 drew ruby" in text
         board = text.split("── Turn 2 ──")[-1]
         assert all(f"Player {p}" in board for p in range(3)) and "Discard pile: 5" in board
 

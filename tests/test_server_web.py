@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -75,6 +76,15 @@ def test_games_list_their_lobby_options(server: ServerThread) -> None:
             "kind": "choice",
             "default": "standard",
             "choices": ["standard", "aladdins-lamp", "equal-treasures", "smaller-cave"],
+            # In the game's words (Params.WORDS), for people choosing.
+            "label": "Variant",
+            "help": "the rulebook's variants, one at a time",
+            "choice_labels": [
+                "Standard game",
+                "Aladdin's lamp",
+                "Equal treasures",
+                "Smaller cave (2 players)",
+            ],
         }
     ]
     lamp = {o["name"]: o for o in games["magic-lamp"]["options"]}
@@ -83,6 +93,12 @@ def test_games_list_their_lobby_options(server: ServerThread) -> None:
     djinn = {o["name"]: o for o in games["djinn"]["options"]}
     assert set(djinn) == {"first_game", "longer", "tom_deck"}
     assert djinn["tom_deck"]["choices"] == [15, 14, 13, 12]
+    # Tom's deck is a difficulty, and says so.
+    assert djinn["tom_deck"]["choice_labels"][0] == "15 cards: easiest"
+    assert djinn["tom_deck"]["choice_labels"][-1] == "12 cards: hardest"
+    assert "harder" in djinn["tom_deck"]["help"]
+    # Every game says what it is and how long it lasts.
+    assert all(g["description"] and g["length"] for g in games.values())
     # Every offered option is one the lobby accepts at its default.
     lobby = Lobby(server.url)
     for game in games.values():
@@ -108,6 +124,47 @@ def test_rules_pages_hold_the_rules_and_the_rulings(server: ServerThread, game: 
 def test_rules_of_an_unknown_game(server: ServerThread) -> None:
     response = httpx.get(f"{server.url}/api/games/chess/rules")
     assert response.status_code == 404 and response.json()["code"] == "no_game"
+    # The page of a game the server does not have: the page's shell (which says so), 404.
+    page = httpx.get(f"{server.url}/rules/chess", headers={"accept": "text/html"})
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+
+
+#: What players have no use for on a rules page: the repository's files and the tests.
+REPOSITORY_WORDS = re.compile(
+    r"tests?/|\btest_\w+|\w+\.py\b|\.toml\b|\.md\b|docs/|src/|\.\./|Tests?:|\b[a-z]+_[a-z_]+\b"
+)
+
+
+@pytest.mark.parametrize("game", ["magic-lamp", "ali-baba", "djinn"])
+def test_rules_pages_are_for_players(server: ServerThread, game: str) -> None:
+    page = httpx.get(f"{server.url}/api/games/{game}/rules").json()
+    for part in ("html", "rulings_html"):
+        found = REPOSITORY_WORDS.findall(page[part])
+        # Params named in a ruling's text (max_turns, tom_deck) are the engine's words for
+        # its own bounds; the rest must be gone.
+        found = [w for w in found if w not in ALLOWED_NAMES]
+        assert not found, f"{game} {part} mentions {found}"
+    # Only the developers' notes went: the rulings themselves are all there.
+    assert "<strong>Why.</strong>" in page["rulings_html"]
+
+
+#: snake_case words a rules page may still hold: the safety bounds' params and the names of
+#: score breakdowns the result table shows.
+ALLOWED_NAMES = {"max_turns", "max_rounds", "max_game_length", "secret_card", "tom_deck"}
+
+
+@pytest.mark.parametrize("path", ["/nonsense", "/tables", "/rules", "/tables/a/b/c"])
+def test_an_address_without_a_page_is_an_html_404_for_browsers(
+    server: ServerThread, path: str
+) -> None:
+    page = httpx.get(server.url + path, headers={"accept": "text/html,*/*;q=0.8"})
+    assert page.status_code == 404
+    assert page.headers["content-type"].startswith("text/html")
+    assert '<script type="module" src="/static/app.js">' in page.text
+    # Tools and the API keep the JSON answer.
+    assert httpx.get(server.url + path).json() == {"detail": "Not Found"}
+    api = httpx.get(server.url + "/api/nonsense", headers={"accept": "text/html"})
+    assert api.status_code == 404 and api.json() == {"detail": "Not Found"}
 
 
 def test_a_finished_table_replays_step_by_step(
@@ -135,7 +192,10 @@ def test_a_finished_table_replays_step_by_step(
         if step == 0:
             assert data["title"] == "Setup"
         else:
-            assert data["title"].startswith(f"Step {step} · {data['names'][player]}: ")
+            # In words, like the log (tests/test_replay_titles.py), never the action code.
+            assert data["title"].startswith(f"Step {step} · ")
+            assert data["names"][player] in data["title"]
+            assert not data["title"].endswith(f": {expected[step][0].action}")
         assert (data["result"] is not None) == (step == last)
     end = httpx.get(f"{server.url}/api/tables/{table_id}/replay", params={"step": last}).json()
     table = httpx.get(f"{server.url}/api/tables/{table_id}").json()

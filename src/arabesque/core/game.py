@@ -38,6 +38,19 @@ _QUOTED_LEGAL = 12
 
 
 @dataclass(frozen=True)
+class OptionWords:
+    """A game option in words, for people choosing it (a lobby): its name, what it does,
+    and a name for each of its choices."""
+
+    #: "Variant", "Tom's deck".
+    label: str
+    #: One line on what it changes ("solo only: fewer cards make the game harder").
+    help: str = ""
+    #: Choice value -> its name ("aladdins-lamp" -> "Aladdin's lamp").
+    choices: Mapping[str | int, str] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Params:
     """Base of every game's parameters: a frozen dataclass, JSON-ready through ``to_json``."""
 
@@ -51,6 +64,8 @@ class Params:
     #: Params that only bound a game's length for safety (no rulebook option), which a lobby
     #: does not offer.
     SAFETY_CAPS: ClassVar[frozenset[str]] = frozenset()
+    #: The options a lobby offers, in words (a param without an entry is shown by its name).
+    WORDS: ClassVar[Mapping[str, OptionWords]] = {}
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -142,6 +157,8 @@ class GameSpec:
     chance: bool
     real_time: bool
     description: str = ""
+    #: How long a game lasts, in words ("6-8 turns"), for a lobby.
+    length: str = ""
     #: The game's printed components as JSON-ready data, from an optional data file path
     #: (``arabesque cards``); None for a game without an id table.
     catalog: Callable[[str | None], dict[str, Any]] | None = None

@@ -18,10 +18,12 @@ from pathlib import Path as FilePath
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Path, Query, Request, Response, WebSocket
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 from starlette.websockets import WebSocketDisconnect
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
@@ -122,22 +124,32 @@ class _Socket:
 
 def game_options(params_type: type[Params]) -> list[OptionInfo]:
     """The options of a game's params a lobby offers: every field but the player count,
-    the data file (the server plays built-in data only) and the safety caps."""
+    the data file (the server plays built-in data only) and the safety caps; each in the
+    game's words (``Params.WORDS``)."""
     hidden = {"num_players", params_type.DATA_PARAM, *params_type.SAFETY_CAPS}
     options = []
     for field in dataclasses.fields(params_type):
         if field.name in hidden:
             continue
         default: Any = field.default
+        words = params_type.WORDS.get(field.name)
+        said: dict[str, Any] = {
+            "name": field.name,
+            "default": default,
+            "label": words.label if words else field.name.replace("_", " ").capitalize(),
+            "help": words.help if words else "",
+        }
         choices = params_type.CHOICES.get(field.name)
         if choices is not None:
+            named = words.choices if words else {}
+            labels = [named.get(c, str(c)) for c in choices] if named else None
             options.append(
-                OptionInfo(name=field.name, kind="choice", default=default, choices=list(choices))
+                OptionInfo(kind="choice", choices=list(choices), choice_labels=labels, **said)
             )
         elif isinstance(default, bool):
-            options.append(OptionInfo(name=field.name, kind="bool", default=default))
+            options.append(OptionInfo(kind="bool", **said))
         elif isinstance(default, int):
-            options.append(OptionInfo(name=field.name, kind="int", default=default))
+            options.append(OptionInfo(kind="int", **said))
     return options
 
 
@@ -247,10 +259,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             media_type="application/json",
         )
 
+    @app.exception_handler(StarletteHTTPException)
+    async def _not_found(request: Request, exc: StarletteHTTPException) -> Response:
+        # A browser that asks for an address with no page gets the page's shell, which says
+        # so in words (app.js), with a 404; the API and tools keep the JSON answer.
+        if exc.status_code == 404 and _wants_page(request):
+            return page(404)
+        return await http_exception_handler(request, exc)
+
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
-    def page() -> FileResponse:
-        return FileResponse(WEB_DIR / "index.html", media_type="text/html")
+    def page(status: int = 200) -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", status_code=status, media_type="text/html")
 
     # Every page of the browser client is the same shell; app.js picks the page.
     @app.get("/", include_in_schema=False)
@@ -271,7 +291,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def game_rules_page(game: Annotated[str, Path(max_length=64)]) -> FileResponse:
-        return page()
+        # No such game: the page says so (pages/rules.js), answered as not found.
+        return page(200 if game in game_ids() else 404)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
@@ -292,6 +313,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     real_time=spec.real_time,
                     agents=agent_names(spec.id),
                     options=game_options(spec.params_type),
+                    description=spec.description,
+                    length=spec.length,
                 )
             )
         return rows
@@ -450,6 +473,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await _serve_socket(websocket, table_id, websocket.app.state.hub, settings)
 
     return app
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page: not the API, the websocket or a file, and HTML accepted."""
+    path = request.url.path
+    if path.startswith(("/api/", "/ws/", "/static/")) or path in ("/openapi.json", "/healthz"):
+        return False
+    return "text/html" in request.headers.get("accept", "")
 
 
 def _seated_or_host(hub: Hub, table: TableRuntime, token: str | None) -> str:

@@ -383,6 +383,12 @@ class OptionInfo(BaseModel):
     default: JsonScalar
     #: The values allowed, for a ``choice``.
     choices: list[str | int] | None = None
+    #: The option in words (the game's ``Params.WORDS``; its name when it has none).
+    label: str = ""
+    #: What it changes, in one line ("" when the game says nothing).
+    help: str = ""
+    #: A name for each of ``choices``, in their order (None: the values are their names).
+    choice_labels: list[str] | None = None
 
 
 class GameInfo(BaseModel):
@@ -395,6 +401,9 @@ class GameInfo(BaseModel):
     agents: list[str]
     #: The options a lobby offers (not the data file, not the safety caps).
     options: list[OptionInfo] = Field(default_factory=list)
+    #: What the game is, in one line, and how long a game lasts, in words.
+    description: str = ""
+    length: str = ""
 
 
 class ApiError(BaseModel):

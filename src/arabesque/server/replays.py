@@ -9,6 +9,8 @@ to see whole.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -34,7 +36,7 @@ class ReplayFrame(BaseModel):
     #: The last step's index (step 0 is the setup).
     steps: int
     step: int
-    #: ``Setup`` or ``Step 7 · Ann: accept``.
+    #: ``Setup``, or the step in the log's words: ``Step 7 · Ann accepted wish 1.``
     title: str
     #: The view after this step: the spectator's, or the asked seat's.
     view: dict[str, Any]
@@ -106,13 +108,22 @@ def replay_frame(
             num_players=num_players,
             steps=last,
             step=step,
-            title=step_title(entry, lambda p: "nobody" if p is None else names[p]),
+            title=step_title(entry, record.game, _namer(names)),
             view=state.view(seat, include_log=False),
             events=[describe(event) for event in entry.events],
             result=result,
         )
     except RecordError as exc:
         raise LobbyError(400, "bad_record", str(exc)) from exc
+
+
+def _namer(names: list[str]) -> Callable[[int | None], str]:
+    def name(seat: int | None) -> str:
+        if seat is None:
+            return "nobody"
+        return names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}"
+
+    return name
 
 
 def parse_record(body: bytes) -> GameRecord:
@@ -135,11 +146,32 @@ def _package_text(spec: GameSpec, name: str) -> str | None:
         return None
 
 
+#: The notes of the rules texts meant for developers, which the players' page leaves out
+#: (the files are also the developers' docs/rulings/): a ruling's "Test:"/"Tests:" up to its
+#: next part or the end of its paragraph, and a paragraph opening "For developers:".
+_DEVELOPER_NOTE = re.compile(
+    r"(?:\*\*)?(?:Tests?|For developers):(?:\*\*)?[ \n].*?"
+    r"(?=\*\*(?:Ruling|Why)\.\*\*|\n[ \t]*\n|\n#|\Z)",
+    re.S,
+)
+#: A parenthesis naming a file of the repository: "(tests/test_djinn_rulings.py ...)".
+_PATH_ASIDE = re.compile(r"[ \t]*\([^()\n]*(?:\.\./|tests/|docs/|src/|\.py\b|\.toml\b)[^()\n]*\)")
+
+
+def for_players(markdown: str) -> str:
+    """A rules text as the players' page shows it: without the developers' notes (the
+    tests that hold a ruling, where a file of the repository says more)."""
+    return _PATH_ASIDE.sub("", _DEVELOPER_NOTE.sub("", markdown))
+
+
 @cache
 def rules_page(spec: GameSpec) -> RulesPage:
-    """The game's rules and rulings as HTML (raw HTML in the sources is escaped)."""
+    """The game's rules and rulings as HTML for players (raw HTML in the sources is
+    escaped; the developers' notes left out: ``for_players``)."""
     rules = _package_text(spec, "rules.md")
     rulings = _package_text(spec, "rulings.md")
+    rules = for_players(rules) if rules else None
+    rulings = for_players(rulings) if rulings else None
     return RulesPage(
         game=spec.id,
         name=spec.name,

@@ -11,12 +11,14 @@ Events are put in words by the same code as the terminal's log (each game's
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rich.text import Text
 
+from arabesque.core.errors import ArabesqueError
 from arabesque.core.game import GameState
 from arabesque.core.records import GameRecord
 from arabesque.core.scoring import Score, winners
@@ -41,6 +43,9 @@ class ReplayStep:
     player: int | None
     action: str | None
     events: list[dict[str, Any]] = field(default_factory=list)
+    #: The action's label in the decision it answered ("gold chest, face 1"; "player 0"
+    #: names a seat), for a step whose events say nothing (a secret die set, a race press).
+    label: str | None = None
 
 
 @dataclass
@@ -71,10 +76,32 @@ def replay_steps(
     state = record.initial_state()
     seen = len(state.events)
     yield ReplayStep(0, None, None, [e for _, e in state.log_for(seat)]), state
+    # The generator mutates ``state``: between two of its steps it is the state before the
+    # next one, whose decision labels the next action.
+    label = _label_of(state, 0, record)
     for step, player, action, after in record.steps(state):
         events = [e for _, e in after.log_for(seat, seen) if not _is_echo(e, player)]
         seen = len(after.events)
-        yield ReplayStep(step, player, after.action_to_str(action), events), after
+        entry = ReplayStep(step, player, after.action_to_str(action), events, label)
+        yield entry, after
+        label = _label_of(after, step, record)
+
+
+def _label_of(state: GameState, done: int, record: GameRecord) -> str | None:
+    """The label of the record's next action (after ``done`` steps) in its player's
+    decision in ``state``; None at the end or when the decision does not offer it (the
+    step then fails to replay, and says so)."""
+    if done >= len(record.actions) or state.is_over:
+        return None
+    player, text = record.actions[done]
+    try:
+        decision = state.decision(player)
+        action = state.parse_action(text)
+    except ArabesqueError:
+        return None
+    if decision is None or action not in decision.options:
+        return None
+    return decision.label_of(action)
 
 
 def replay_frames(record: GameRecord) -> list[ReplayFrame]:
@@ -118,11 +145,26 @@ def event_describer(game_id: str, name: Namer = seat_name) -> Describer:
     return words
 
 
-def step_title(step: ReplayStep, name: Namer = seat_name) -> str:
-    """``Setup`` or ``Step 7 · Player 0: accept``."""
+def step_title(step: ReplayStep, game_id: str, name: Namer = seat_name) -> str:
+    """``Setup``, or the step in the log's words: ``Step 7 · Player 0 accepted wish 1.``
+    (its first event the game words); for a step whose events say nothing, the label of
+    the option taken (``Step 1 · Player 0: gold chest, face 1``), else its action code."""
     if step.step == 0:
         return "Setup"
-    return f"Step {step.step} · {name(step.player)}: {step.action}"
+    describe = event_describer(game_id, name)
+    for event in step.events:
+        line = describe(event)
+        if line is not None and line.plain.strip():
+            return f"Step {step.step} · {line.plain.strip()}"
+    who = name(step.player)
+    if step.label:
+        # Decisions name seats as the engine counts them ("player 0"): say the table's name.
+        label = _PLAYER.sub(lambda m: name(int(m.group(1))), step.label)
+        return f"Step {step.step} · {who}: {label}"
+    return f"Step {step.step} · {who}: {step.action}"
+
+
+_PLAYER = re.compile(r"\b[Pp]layer (\d+)\b")
 
 
 def _word(value: Any) -> str:

@@ -202,7 +202,7 @@ class ReplayApp(App[int]):
 
     def _step_lines(self, frame: ReplayFrame) -> list[Text]:
         """The step's title and its events in words."""
-        lines = [Text(step_title(frame.step), style="bold")]
+        lines = [Text(step_title(frame.step, self.spec.id), style="bold")]
         for event in frame.step.events:
             line = self._words(event)
             if line is not None:

@@ -21,6 +21,7 @@ SPEC = register(
         real_time=False,
         description="Take treasure tiles from a pyramid in the cave, flip what they uncover, "
         "and use their colours' magic to score, steal and forbid.",
+        length="until the cave is empty: about 16 turns each at 3 players",
         catalog=catalog,
         observer_type=AliBabaObserver,
     )

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from arabesque.core.game import Params
+from arabesque.core.game import OptionWords, Params
 
 STANDARD = "standard"
 ALADDINS_LAMP = "aladdins-lamp"
@@ -23,6 +23,18 @@ class AliBabaParams(Params):
     variant: str = STANDARD
 
     CHOICES: ClassVar[Mapping[str, tuple[str | int, ...]]] = {"variant": VARIANTS}
+    WORDS: ClassVar[Mapping[str, OptionWords]] = {
+        "variant": OptionWords(
+            "Variant",
+            "the rulebook's variants, one at a time",
+            {
+                STANDARD: "Standard game",
+                ALADDINS_LAMP: "Aladdin's lamp",
+                EQUAL_TREASURES: "Equal treasures",
+                SMALLER_CAVE: "Smaller cave (2 players)",
+            },
+        )
+    }
 
     @property
     def board_id(self) -> str:

@@ -21,6 +21,7 @@ SPEC = register(
         real_time=False,
         description="Move your mage around the city, gather magic, Mage cards and bottles, and "
         "catch the Djinn and their bosses; solo against Tom's deck.",
+        length="15-40 rounds, as bots play it",
         catalog=catalog,
         observer_type=DjinnObserver,
     )

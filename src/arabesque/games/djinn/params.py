@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from arabesque.core.game import DataFileParams
+from arabesque.core.game import DataFileParams, OptionWords
 from arabesque.games.djinn.components import load_components
 
 #: NOT A RULE (ruling D14): a safety bound on the rounds, so that every game ends whoever
@@ -34,6 +34,17 @@ class DjinnParams(DataFileParams):
 
     CHOICES: ClassVar[Mapping[str, tuple[str | int, ...]]] = {"tom_deck": (15, 14, 13, 12)}
     SAFETY_CAPS: ClassVar[frozenset[str]] = frozenset({"max_rounds"})
+    WORDS: ClassVar[Mapping[str, OptionWords]] = {
+        "first_game": OptionWords(
+            "First game", "the book's setup for a first game: no character tiles or scoring cards"
+        ),
+        "longer": OptionWords("Longer game", "one more Djinn beside the Magic Source"),
+        "tom_deck": OptionWords(
+            "Solo difficulty (Tom's deck)",
+            "solo only: the fewer cards in Tom's deck, the harder",
+            {15: "15 cards: easiest", 14: "14 cards", 13: "13 cards", 12: "12 cards: hardest"},
+        ),
+    }
 
     @classmethod
     def data_digest_of(cls, path: str) -> str:

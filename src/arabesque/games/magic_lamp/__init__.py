@@ -21,6 +21,7 @@ SPEC = register(
         real_time=True,
         description="Secret dice on three chests, a real-time race to rub the lamp, and a "
         "push-your-luck search among scorpions.",
+        length="6-8 turns, as bots play it",
         catalog=catalog,
         observer_type=MagicLampObserver,
     )

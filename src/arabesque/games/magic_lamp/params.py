@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from arabesque.core.game import DataFileParams
+from arabesque.core.game import DataFileParams, OptionWords
 from arabesque.games.magic_lamp.components import load_components
 
 #: Turn cap that guarantees termination (assumed, not in the rulebook; see rulings R10).
@@ -25,6 +26,11 @@ class MagicLampParams(DataFileParams):
     max_turns: int = DEFAULT_MAX_TURNS
 
     SAFETY_CAPS: ClassVar[frozenset[str]] = frozenset({"max_turns"})
+    WORDS: ClassVar[Mapping[str, OptionWords]] = {
+        "my_precious": OptionWords(
+            "My Precious", "the book's variant: a magic ring for keeping six cards drawn with a 6"
+        )
+    }
 
     @property
     def dice_per_player(self) -> int:

@@ -35,10 +35,10 @@ export function setGame(gameId, gameName) {
 }
 
 /** Show a failure in words where the page would have been. */
-export function showFatal(message) {
+export function showFatal(message, title = "Something went wrong") {
   clear(main).append(
     h("section", { class: "card fatal", role: "alert" }, [
-      h("h1", {}, ["Something went wrong"]),
+      h("h1", {}, [title]),
       h("p", {}, [message]),
       h("p", {}, [h("a", { href: "/" }, ["Back to the lobby"])]),
     ]),
@@ -59,11 +59,12 @@ function route(path) {
 async function start() {
   const found = route(location.pathname);
   if (!found) {
-    showFatal("There is no page at this address.");
+    document.title = "Page not found · Arabesque";
+    showFatal("There is no page at this address.", "Page not found");
     return;
   }
   const [modulePath, params] = found;
-  if (params.game) setGame(params.game);
+  // The rules page names its game in the header once the server knows it (not "chess").
   let page;
   try {
     page = await import(modulePath);

@@ -263,15 +263,16 @@ function buildFace(tile, size, named) {
       effectIcon(tile.effect, k),
     ]));
   }
-  // Without a name the medallion sits lower and, on small chips, to the right of the code.
-  const [mx, my, mr] = named ? [50, 51, 24] : roomy ? [50, 58, 27] : [60, 62, 32];
+  // Without a name the medallion sits lower and, on small chips, to the right of the code;
+  // a cave tile also leaves room at its foot for its place (placeTag).
+  const [mx, my, mr] = named ? [50, 44, 19] : roomy ? [50, 58, 27] : [60, 62, 32];
   parts.push(s("g", { transform: `translate(${mx * k},${my * k})` }, [
     s("circle", { r: mr * k, fill: "#fffaf0", stroke: INK, "stroke-width": 1.2 * k }),
     kindIcon(tile.kind, (mr / 26) * k),
   ]));
   if (named) {
     parts.push(s("text", {
-      x: size / 2, y: 89 * k, "text-anchor": "middle", "font-size": 17 * k, "font-weight": 600,
+      x: size / 2, y: 78 * k, "text-anchor": "middle", "font-size": 16 * k, "font-weight": 600,
       fill: c.ink, text: tile.kind,
     }));
   }
@@ -377,7 +378,7 @@ function faceUpTile(view, ctx, p, at, seat, options) {
   const tile = p.tile;
   const { against, mine } = blocksOn(view, tile, seat);
   const words = [`${p.label}: ${tileWords(tile)}`];
-  const parts = [heightShadow(p.layer), tileFace(tile, U, { named: true })];
+  const parts = [heightShadow(p.layer), tileFace(tile, U, { named: true }), placeTag(p.label)];
   if (against.length) {
     // Forbidden to this seat (a spectator: to the others): dimmed and struck through.
     const by = andList(against.map((b) => nameOf(ctx, b.by)));
@@ -399,6 +400,15 @@ function faceUpTile(view, ctx, p, at, seat, options) {
   }
   parts.push(s("title", { text: words.join("; ") }));
   return place(ctx, s("g", { transform: at, class: "ab-up" }, parts), option);
+}
+
+/** A cave tile's place ("L4 r1 c1", the name the options give it) at its foot, so a
+ * player reading the option list finds the tile on the board. */
+function placeTag(label) {
+  return s("g", { class: "ab-place-tag", "aria-hidden": "true" }, [
+    s("rect", { x: 5, y: 83, width: U - 10, height: 15, rx: 4 }),
+    s("text", { x: U / 2, y: 95, "text-anchor": "middle", text: label }),
+  ]);
 }
 
 function caveCounts(view) {

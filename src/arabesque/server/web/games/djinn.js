@@ -86,10 +86,15 @@ const SOURCE_R = 38;
 /** The box the map's drawing covers, grown as things are placed: tokens set outward of the
  * outer spaces would otherwise be cut off. */
 class Extent {
-  constructor() { this.x0 = Infinity; this.y0 = Infinity; this.x1 = -Infinity; this.y1 = -Infinity; }
+  constructor() {
+    this.x0 = Infinity; this.y0 = Infinity; this.x1 = -Infinity; this.y1 = -Infinity;
+    /** What is drawn so far, as discs {x, y, r}: where a token must not go (clearSpot). */
+    this.discs = [];
+  }
   add(x, y, rx, ry = rx) {
     this.x0 = Math.min(this.x0, x - rx); this.x1 = Math.max(this.x1, x + rx);
     this.y0 = Math.min(this.y0, y - ry); this.y1 = Math.max(this.y1, y + ry);
+    this.discs.push({ x, y, r: Math.max(rx, ry) });
   }
   viewBox(pad) {
     return [this.x0 - pad, this.y0 - pad, this.x1 - this.x0 + 2 * pad, this.y1 - this.y0 + 2 * pad].map((v) => v.toFixed(0)).join(" ");
@@ -124,6 +129,61 @@ function freeAngles(pathAngles, n, step) {
   });
   const spread = Math.min(step, widest / Math.max(n, 1));
   return Array.from({ length: n }, (_, i) => mid + (i - (n - 1) / 2) * spread);
+}
+
+/** The disc each space covers (a square's is its corners' circle). */
+function spaceDiscs(view) {
+  const at = spaceCentres(view.spaces);
+  return view.spaces.map((sp) => ({
+    id: sp.id, x: at[sp.id][0], y: at[sp.id][1],
+    r: sp.shape === "square" ? SQUARE_HALF * 1.42 : sp.shape === "source" ? SOURCE_R : ROUND_R,
+  }));
+}
+
+/** Every path of the map as a segment [x1, y1, x2, y2]. */
+function pathSegments(view) {
+  const at = spaceCentres(view.spaces);
+  const out = [];
+  for (const sp of view.spaces) {
+    for (const to of sp.paths) if (at[to] && sp.id < to) out.push([...at[sp.id], ...at[to]]);
+  }
+  return out;
+}
+
+/** The spaces' discs and the paths' segments of a view's map, made once per view. */
+const obstacleCache = new WeakMap();
+function mapObstacles(view) {
+  let found = obstacleCache.get(view.spaces);
+  if (!found) {
+    found = { discs: spaceDiscs(view), segments: pathSegments(view) };
+    obstacleCache.set(view.spaces, found);
+  }
+  return found;
+}
+
+function segmentDistance(x, y, [x1, y1, x2, y2]) {
+  const dx = x2 - x1, dy = y2 - y1;
+  const t = Math.max(0, Math.min(1, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy || 1)));
+  return Math.hypot(x - (x1 + t * dx), y - (y1 + t * dy));
+}
+
+/** Where a token of radius `tr` goes around (cx, cy): at angle `a0` and distance `r0` when
+ * that spot is clear, else the nearest clear spot turning either way (and a little further
+ * out): a token never covers a space, a path or another token (on a phone the tokens grow,
+ * and the nearest spaces are about one token away). */
+function clearSpot(cx, cy, a0, r0, tr, blocked, segments) {
+  const clear = (x, y) => blocked.every((d) => Math.hypot(x - d.x, y - d.y) >= d.r + tr + 2)
+    && segments.every((seg) => segmentDistance(x, y, seg) >= tr + 2);
+  for (let k = 0; k <= 40; k++) {
+    for (const dr of [0, 8, 16, 24]) {
+      for (const sign of k ? [1, -1] : [1]) {
+        const a = a0 + sign * k * 0.06;
+        const x = cx + Math.cos(a) * (r0 + dr), y = cy + Math.sin(a) * (r0 + dr);
+        if (clear(x, y)) return [x, y];
+      }
+    }
+  }
+  return [cx + Math.cos(a0) * r0, cy + Math.sin(a0) * r0];
 }
 
 // -- small pieces ---------------------------------------------------------------------------
@@ -412,10 +472,12 @@ function drawDjinnAt(space, cx, cy, pathAngles, view, ctx, opts, layer, choosabl
   const catching = view.catch && view.catch.space === space.id ? view.catch.selected : {};
   const zoom = tokenZoom(ctx);
   const angles = freeAngles(pathAngles, kinds.length, 0.62 * zoom);
+  const { discs, segments } = mapObstacles(view);
+  const otherSpaces = discs.filter((d) => d.id !== space.id);
   kinds.forEach((kind, i) => {
-    const r = ROUND_R + 26 * zoom;
-    const x = cx + Math.cos(angles[i]) * r, y = cy + Math.sin(angles[i]) * r;
-    const token = djinnToken(kind, x, y, (kind === "boss" ? 16 : 14) * zoom, space.djinn[kind]);
+    const tr = (kind === "boss" ? 16 : 14) * zoom;
+    const [x, y] = clearSpot(cx, cy, angles[i], ROUND_R + 26 * zoom, tr, [...otherSpaces, ...ext.discs], segments);
+    const token = djinnToken(kind, x, y, tr, space.djinn[kind]);
     const chosen = catching[kind] || 0;
     if (chosen) {
       token.classList.add("dj-selected");
@@ -917,7 +979,10 @@ function render(view, ctx) {
     tomPanel(view, ctx),
     boards[0],
   ]);
+  // The other players' boards open the displays' grid, two a row with the displays, so the
+  // board stays short (a turn is played at 1280 x 720 with the decision panel in view).
   const displays = h("div", { class: "dj-displays" }, [
+    ...boards.slice(1),
     tavernPanel(view, ctx, opts),
     manufactoryPanel(view, ctx, opts),
     marketPanel(view, ctx, opts),
@@ -928,11 +993,9 @@ function render(view, ctx) {
     scoringPanel(view),
     supplyPanel(view, ctx),
   ]);
-  const rest = h("div", { class: "dj-players" }, boards.slice(1));
   return h("div", { class: ["dj-board", ctx.narrow ? "dj-narrow" : ""] }, [
     statusLine(view, ctx),
     h("div", { class: "dj-top" }, [map, side]),
-    rest,
     displays,
   ]);
 }

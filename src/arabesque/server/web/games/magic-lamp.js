@@ -230,6 +230,9 @@ function setup(view, ctx) {
   /** A name cut to fit under a die, keeping the seat number that tells twins apart. */
   const shortName = (seat) => {
     const base = names[seat] ?? `Player ${seat + 1}`;
+    // A bot's name ("Seat 2 (heuristic bot)", lib/api.js seatName) is its seat, in full.
+    const bot = base.match(/^(Seat \d+) \(.* bot\)$/);
+    if (bot) return `${bot[1]} bot`;
     const room = twice(seat) ? SHORT_NAME - 2 : SHORT_NAME;
     const cut = base.length > room ? base.slice(0, room - 1).trimEnd() + "…" : base;
     return twice(seat) ? `${cut} ${seat + 1}` : cut;
@@ -342,7 +345,7 @@ function chestPanel(r, chest, dice) {
       const mine = d.seat === r.me;
       const cell = h("div", { class: ["ml-cdie", mine && "ml-mine", searcher === d && "ml-searcher"] }, [
         dieIcon(d.face, 30, SEAT_COLOURS[d.seat % SEAT_COLOURS.length]),
-        h("span", { class: "ml-who", title: r.name(d.seat) }, [mine ? "you" : r.shortName(d.seat)]),
+        h("span", { class: ["ml-who", !mine && /^Seat \d+ bot$/.test(r.shortName(d.seat)) && "ml-who-bot"], title: r.name(d.seat) }, [mine ? "you" : r.shortName(d.seat)]),
       ]);
       if (mine && secret) cell.append(h("span", { class: "ml-sub" }, ["secret"]));
       if (searcher === d) cell.append(h("span", { class: "ml-sub" }, ["searches"]));
@@ -451,10 +454,20 @@ function raceReveal(r) {
   r.ctx.key(grid, "reveal", r.players.map((p) => (p.dice || []).map((d) => d.chest + d.face).join("+")).join("|"));
   const out = [h("div", { class: "ml-focus-title" }, [lampIcon(30), "The dice are revealed: rub the lamp?"]), grid];
   if (r.assist) {
+    // The rule: a face counts when two different players show it; a player's own two dice
+    // showing one face (2 players) do not (rulebook, "Rub the lamp!", with 2 players).
     const faces = v.shared_faces || [];
-    const text = !faces.length ? "no face is shown twice"
-      : faces.length === 1 ? `face ${faces[0]} is shown more than once`
-        : `faces ${faces.join(" and ")} are shown more than once`;
+    let text = !faces.length ? "no face is shown by two different players"
+      : faces.length === 1 ? `face ${faces[0]} is shown by two different players`
+        : `faces ${faces.join(" and ")} are shown by two different players`;
+    const ownPairs = [];
+    for (const p of orderedPlayers(r)) {
+      const dice = p.dice || [];
+      if (dice.length < 2 || !dice.every((d) => d.face === dice[0].face) || faces.includes(dice[0].face)) continue;
+      const whose = p.seat === r.me ? "your own" : `${r.name(p.seat)}'s own`;
+      ownPairs.push(`${whose} two ${dice[0].face}s do not count`);
+    }
+    if (ownPairs.length) text += ` (${ownPairs.join("; ")})`;
     out.push(h("div", { class: "ml-assist" }, [`Assist: ${text}`]));
   }
   const mine = r.me !== null ? r.players[r.me]?.race : null;

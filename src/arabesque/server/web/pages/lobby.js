@@ -63,6 +63,9 @@ export async function mount(root) {
     h("h2", { id: "create-title" }, ["New table"]),
     h("p", { class: "muted" }, ["Loading the games…"]),
   ]);
+  const gamesSection = h("section", { class: "card games", "aria-labelledby": "games-title", hidden: true }, [
+    h("h2", { id: "games-title" }, ["The games"]),
+  ]);
   const openList = h("div", { class: "table-list", "aria-live": "polite" });
   const runningList = h("div", { class: "table-list" });
   const recentList = h("div", { class: "table-list" });
@@ -77,6 +80,7 @@ export async function mount(root) {
         h("div", { class: "field name-field" }, [h("label", { for: "player-name" }, ["Your name"]), nameInput]),
       ]),
       errorBox,
+      gamesSection,
       h("div", { class: "lobby-columns" }, [
         h("div", { class: "lobby-column" }, [createSection]),
         h("div", { class: "lobby-column" }, [
@@ -98,6 +102,8 @@ export async function mount(root) {
   const gameById = Object.fromEntries(games.map((g) => [g.id, g]));
   if (games.length) {
     clear(createSection).append(h("h2", { id: "create-title" }, ["New table"]), createForm(games, name, (msg) => { errorBox.textContent = msg; }));
+    gamesSection.hidden = false;
+    gamesSection.append(gameList(games));
   }
 
   async function joinSeat(tableId, seat) {
@@ -219,26 +225,52 @@ function selectField(label, options, selectedIndex = 0, attrs = {}) {
   return { field: h("div", { class: "field" }, [h("label", { for: id }, [label]), select]), select };
 }
 
-/** A control for one game option ({name, kind, default, choices}); `read()` gives its value. */
+/** A control for one game option ({name, kind, default, choices, label, help,
+ * choice_labels}: the game's own words, GET /api/games); `read()` gives its value. */
 function optionField(option) {
   const id = fresh("opt");
+  const hintId = `${id}-hint`;
   const spaced = option.label || option.name.replace(/_/g, " ");
   const label = spaced.charAt(0).toUpperCase() + spaced.slice(1);
+  // Beside a checkbox's label the help goes on from it; under a control it is a sentence.
+  const sentence = option.help ? option.help.charAt(0).toUpperCase() + option.help.slice(1) : "";
+  const hint = option.help ? h("span", { class: "hint", id: hintId }, [option.kind === "bool" ? option.help : sentence]) : null;
+  const described = option.help ? { "aria-describedby": hintId } : {};
   if (option.kind === "bool") {
-    const input = h("input", { id, type: "checkbox", checked: Boolean(option.default) });
-    return { field: h("div", { class: "field check" }, [input, h("label", { for: id }, [label])]), read: () => input.checked };
+    const input = h("input", { id, type: "checkbox", checked: Boolean(option.default), ...described });
+    return {
+      field: h("div", { class: "field check" }, [input, h("label", { for: id }, [label, hint ? h("span", { class: "hint-sep" }, [": "]) : null, hint])]),
+      read: () => input.checked,
+    };
   }
   if (option.kind === "int") {
-    const input = h("input", { id, type: "number", step: 1, value: option.default ?? "", min: option.min, max: option.max });
+    const input = h("input", { id, type: "number", step: 1, value: option.default ?? "", min: option.min, max: option.max, ...described });
     return {
-      field: h("div", { class: "field" }, [h("label", { for: id }, [label]), input]),
+      field: h("div", { class: "field" }, [h("label", { for: id }, [label]), input, hint]),
       read: () => (input.value === "" ? null : Number.parseInt(input.value, 10)),
     };
   }
   // Choices keep their JSON type (tom_deck's are integers): the value is read by index.
   const choices = option.choices || [];
-  const select = h("select", { id }, choices.map((c, i) => h("option", { value: String(i), selected: c === option.default }, [String(c)])));
-  return { field: h("div", { class: "field" }, [h("label", { for: id }, [label]), select]), read: () => choices[Number(select.value)] };
+  const names = option.choice_labels || choices.map(String);
+  const select = h("select", { id, ...described }, choices.map((c, i) => h("option", { value: String(i), selected: c === option.default }, [names[i] ?? String(c)])));
+  return { field: h("div", { class: "field" }, [h("label", { for: id }, [label]), select, hint]), read: () => choices[Number(select.value)] };
+}
+
+/** "2–5 players" (or "1 player"). */
+function playerRange(game) {
+  if (game.min_players === game.max_players) return plural(game.min_players, "player");
+  return `${game.min_players}–${game.max_players} players`;
+}
+
+/** One line per game: what it is, players, length, and a link to its rules. */
+function gameList(games) {
+  return h("ul", { class: "game-list" }, games.map((g) => h("li", { class: "game-line", dataset: { game: g.id } }, [
+    h("strong", {}, [g.name]),
+    g.description ? ` — ${g.description}` : "",
+    h("span", { class: "muted" }, [` ${playerRange(g)}${g.length ? ` · ${g.length}` : ""} · `]),
+    h("a", { href: `/rules/${encodeURIComponent(g.id)}`, "aria-label": `Rules of ${g.name}` }, ["Rules"]),
+  ])));
 }
 
 function createForm(games, name, showError) {
@@ -274,7 +306,8 @@ function createForm(games, name, showError) {
       seatSelects.push(select);
       rows.push(h("div", { class: "field" }, [h("label", { for: id }, [`Seat ${i + 1}`]), select]));
     }
-    clear(seatsHolder).append(h("legend", {}, ["Who sits with you (you take seat 1)"]), ...rows);
+    clear(seatsHolder).append(h("legend", {}, ["Who sits with you (you take seat 1)"]), ...rows,
+      h("p", { class: "hint" }, ["A seat open for a friend waits for them: share the table's link. The game starts when every seat is taken, or when you press Start, which seats bots in the seats still free."]));
   }
 
   function buildGame() {

@@ -52,10 +52,12 @@ function fileSource(recordText, fileName) {
 /** Our own small control icons, drawn on a 16×16 grid. */
 const ICONS = {
   start: ["M3 3h2v10H3z", "M13 3v10L6 8z"],
-  back: ["M12 3v10L5 8z"],
+  // One step back or forward: a chevron, unlike Play's solid triangle (on a phone the
+  // buttons show their icons alone).
+  back: ["M12 3H9.5l-5 5 5 5H12l-5-5z"],
   play: ["M5 3v10l8-5z"],
   pause: ["M4 3h3v10H4z", "M9 3h3v10H9z"],
-  forward: ["M4 3v10l7-5z"],
+  forward: ["M4 3h2.5l5 5-5 5H4l5-5z"],
   end: ["M11 3h2v10h-2z", "M3 3v10l7-5z"],
 };
 
@@ -74,6 +76,18 @@ function controlButton(name, label, keyHint, onclick) {
 function eventLine(event) {
   const tones = String(event.tone || "").split(/\s+/).filter((t) => TONES.has(t));
   return h("li", { class: ["replay-event", ...tones.map((t) => `tone-${t}`)] }, [event.text]);
+}
+
+/** The step's events but the one its title already says (a title is its step's first event
+ * in words: server/replays.py). */
+function besidesTitle(answer) {
+  const said = String(answer.title).replace(/^Step \d+ · /, "");
+  let dropped = false;
+  return answer.events.filter((event) => {
+    if (dropped || !event || event.text !== said) return true;
+    dropped = true;
+    return false;
+  });
 }
 
 function words(key) {
@@ -155,6 +169,7 @@ async function buildViewer(root, source, first, header) {
   const startButton = controlButton("start", "Start", "Home", () => { stop(); show(0); });
   const backButton = controlButton("back", "Back", "←", () => { stop(); show(wanted - 1); });
   const playButton = controlButton("play", "Play", "Space", () => togglePlay());
+  playButton.classList.add("replay-play");
   playButton.setAttribute("aria-pressed", "false");
   const forwardButton = controlButton("forward", "Forward", "→", () => { stop(); show(wanted + 1); });
   const endButton = controlButton("end", "End", "End", () => { stop(); show(lastStep); });
@@ -325,7 +340,7 @@ async function buildViewer(root, source, first, header) {
       closeGap(step - 1);
       logList.append(h("li", { class: ["replay-log-step", step === current ? "current" : null] }, [
         h("span", { class: "replay-log-title" }, [answer.title]),
-        answer.events.length ? h("ul", {}, answer.events.map(eventLine)) : null,
+        besidesTitle(answer).length ? h("ul", {}, besidesTitle(answer).map(eventLine)) : null,
       ]));
     }
     closeGap(current);
@@ -394,7 +409,7 @@ async function buildViewer(root, source, first, header) {
 
     stepTitle.textContent = answer.title;
     clear(stepEvents).append(...(answer.events.length
-      ? answer.events.map(eventLine)
+      ? besidesTitle(answer).map(eventLine)
       : [h("li", { class: "replay-event tone-dim" }, ["Nothing anyone else can see happened."])]));
     drawResult(answer.result);
     drawLog();

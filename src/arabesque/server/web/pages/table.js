@@ -120,6 +120,10 @@ class TablePage {
     /** How many of the table's notes (seats away, bots seated, the end) the log shows. */
     this.notesShown = 0;
     this.resultArea = h("section", { class: "card result", "aria-labelledby": "result-title", hidden: true });
+    /** Shown while this seat is played in another tab: the way to take it back. */
+    this.takeoverArea = h("section", { class: "card takeover", role: "alert", hidden: true });
+    /** True once a newer connection (another tab) took this page's seat. */
+    this.replaced = false;
     this.board = h("div", { class: "board" });
     this.boardNote = h("p", { class: "board-note", role: "note", hidden: true });
     this.decisionPanel = h("section", { class: "decision-panel", id: "decision", "aria-label": "Your move" });
@@ -134,11 +138,12 @@ class TablePage {
           this.connectionLine,
         ]),
         this.turnLine,
+        this.takeoverArea,
         this.joinArea,
         this.awayArea,
         this.resultArea,
         h("div", { class: "table-main" }, [
-          h("section", { class: "board-area", "aria-label": "The board" }, [this.boardNote, this.board]),
+          this.boardArea = h("section", { class: "board-area", "aria-label": "The board" }, [this.boardNote, this.board]),
           h("aside", { class: "side" }, [
             this.decisionPanel,
             h("section", { class: "card players-card", "aria-labelledby": "players-title" }, [
@@ -243,7 +248,35 @@ class TablePage {
   onConnection(state, detail) {
     this.connection = { state, ...detail };
     if (state === "closed" && detail.reason === "bad_token") this.dropToken();
+    const replaced = state === "closed" && detail.reason === "replaced";
+    if (replaced !== this.replaced && (replaced || state === "open")) {
+      // Another tab plays this seat now: nothing here may be played until "Play here".
+      this.replaced = replaced;
+      this.renderTakeover();
+      this.renderGame();
+    }
     this.renderConnection();
+  }
+
+  /** Take the seat back from the other tab (which is then told the same). */
+  playHere() {
+    this.socket.restart(this.socket.token);
+  }
+
+  renderTakeover() {
+    const area = this.takeoverArea;
+    clear(area);
+    area.hidden = !this.replaced;
+    this.boardArea.classList.toggle("elsewhere", this.replaced);
+    this.decisionPanel.classList.toggle("elsewhere", this.replaced);
+    if (!this.replaced) return;
+    area.append(
+      h("div", {}, [
+        h("h2", {}, ["Playing in another tab"]),
+        h("p", {}, ["This seat was opened in another tab or window, which plays it now. This page is paused."]),
+      ]),
+      h("button", { type: "button", class: "primary play-here", onclick: () => this.playHere() }, ["Play here"]),
+    );
   }
 
   onFrame(frame, { logFrom }) {
@@ -383,10 +416,10 @@ class TablePage {
     return (this.table ? this.table.seats : []).map(seatName);
   }
 
-  /** The decision this page can answer now, or null. */
+  /** The decision this page can answer now, or null (also while another tab has the seat). */
   decision() {
     const view = this.view;
-    if (this.seat === null || !view || view.is_over || !view.decision) return null;
+    if (this.replaced || this.seat === null || !view || view.is_over || !view.decision) return null;
     if (view.decision.seat !== undefined && view.decision.seat !== this.seat) return null;
     return view.decision;
   }
@@ -437,9 +470,6 @@ class TablePage {
       }[c.reason] || "Disconnected",
     }[c.state] || c.state;
     clear(this.connectionLine).append(h("span", { class: ["dot", `dot-${c.state}`], "aria-hidden": "true" }), text);
-    if (c.state === "closed" && c.reason === "replaced") {
-      this.connectionLine.append(" ", h("button", { type: "button", class: "small", onclick: () => this.socket.restart(this.socket.token) }, ["Play here"]));
-    }
   }
 
   renderTurn() {
@@ -649,6 +679,10 @@ class TablePage {
       return;
     }
     panel.hidden = false;
+    if (!decision && this.replaced) {
+      panel.append(h("h2", {}, ["Paused"]), h("p", { class: "muted" }, ["This seat is played in another tab. Press “Play here” above to play it here."]));
+      return;
+    }
     if (!decision) {
       panel.append(h("h2", {}, [this.seat === null ? "Watching" : "Waiting"]),
         h("p", { class: "muted" }, [this.seat === null ? "You are watching this game." : "Nothing for you to decide right now."]));
@@ -825,12 +859,28 @@ class TablePage {
         }
       };
       const controls = [];
+      let explain;
       if (free.length && agents.length) {
+        // A table starts only with every seat taken: Start seats bots in the free ones first
+        // (the fill starts a table made to start by itself; else start it).
+        const startWithBots = async () => {
+          const filled = await api.fill(this.tableId, host, select.value);
+          return filled.status === "open" ? api.start(this.tableId, host) : filled;
+        };
         controls.push(h("div", { class: "field inline" }, [h("label", { for: agentId }, ["Bots"]), select]),
-          h("button", { type: "button", onclick: act(() => api.fill(this.tableId, host, select.value)) }, ["Fill the free seats with bots"]));
+          h("button", { type: "button", class: "primary", onclick: act(startWithBots) }, ["Start"]));
+        const where = free.length === 1 ? "the free seat" : `each of the ${free.length} free seats`;
+        explain = `Start puts a bot of the kind chosen in ${where} and starts the game now. Or wait: the game starts by itself once friends have taken every seat.`;
+      } else {
+        controls.push(h("button", { type: "button", class: "primary", onclick: act(() => api.start(this.tableId, host)) }, ["Start"]));
+        explain = free.length ? "" : "Every seat is taken: Start starts the game.";
       }
-      controls.push(h("button", { type: "button", class: "secondary", onclick: act(() => api.start(this.tableId, host)) }, ["Start"]));
-      area.append(h("div", { class: "host" }, [h("h3", {}, ["You are the host"]), h("div", { class: "host-row" }, controls), message]));
+      area.append(h("div", { class: "host" }, [
+        h("h3", {}, ["You are the host"]),
+        h("div", { class: "host-row" }, controls),
+        explain ? h("p", { class: "hint host-hint" }, [explain]) : null,
+        message,
+      ]));
     }
   }
 
