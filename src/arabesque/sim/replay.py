@@ -152,11 +152,16 @@ def step_title(step: ReplayStep, game_id: str, name: Namer = seat_name) -> str:
     if step.step == 0:
         return "Setup"
     describe = event_describer(game_id, name)
-    for event in step.events:
-        line = describe(event)
-        if line is not None and line.plain.strip():
-            return f"Step {step.step} · {line.plain.strip()}"
     who = name(step.player)
+    lines = [w.plain.strip() for w in map(describe, step.events) if w is not None]
+    lines = [line for line in lines if line]
+    # The step is its player's: the first line that names them, else the first line said
+    # as what followed from their move (an action can end in another seat's news).
+    for line in lines:
+        if who in line:
+            return f"Step {step.step} · {line}"
+    if lines:
+        return f"Step {step.step} · {who}: {lines[0]}"
     if step.label:
         # Decisions name seats as the engine counts them ("player 0"): say the table's name.
         label = _PLAYER.sub(lambda m: name(int(m.group(1))), step.label)
