@@ -21,7 +21,7 @@ from arabesque.games.djinn.components import (
     equipment_json,
     mage_json,
 )
-from arabesque.games.djinn.rules import card_power, scroll_price, strength
+from arabesque.games.djinn.rules import card_power, occupants, scroll_price, strength
 from arabesque.games.djinn.state import DjinnState, Kind
 from arabesque.games.djinn.words import (
     character_words,
@@ -103,7 +103,9 @@ def label(state: DjinnState, seat: int, frame: Frame, action: int) -> str:
         return f"{LOCATIONS[state.loc[sq]]} ({SPACE_NAMES[sq]}), coming from {SPACE_NAMES[r]}"
     if group == "move":
         where = "the Magic Source" if i == 0 else f"{LOCATIONS[state.loc[i]]} ({SPACE_NAMES[i]})"
-        taken = [q for q in range(state.num_players) if q != seat and state.pos[q] == i]
+        # Only the mages at the edge this move arrives at are paid (ruling D27): those that
+        # came from where this mage now stands.
+        taken = occupants(state, seat, i, frame.context[0])
         return where + (f", taken by {seats_words(taken)}" if taken else "")
     if group == "stop":
         return "stay and pay the mages here"
