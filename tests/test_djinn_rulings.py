@@ -421,6 +421,29 @@ def test_d27_a_move_option_names_only_the_mages_at_its_arrival_edge() -> None:
     assert label.endswith("taken by player 2"), label
 
 
+def test_d27_the_tensor_and_the_view_show_the_edge_each_mage_stands_at() -> None:
+    """What a move would cost is public: the observation tensor (``space_mages`` with
+    ``mage_edges``) and the JSON view (``players[q].came_from``) give each mage's edge, so a
+    seat reads who it would pay without the state (docs/observations.md)."""
+    state = new_game(4)
+    state.pos[1], state.came[1] = space("r2"), space("source")
+    state.pos[2], state.came[2] = space("r2"), space("s1")
+    move_from(state, 0, space("s1"), came=space("r1"))
+    layout = state.observer.layout
+    n, spaces = 4, len(SPACE_NAMES)
+    for seat in (0, 3, None):
+        obs = state.observation(seat)
+        mages = obs[layout["space_mages"]].reshape(spaces, n)
+        edges = obs[layout["mage_edges"]].reshape(n, spaces)
+        at_r2 = [q for q in range(n) if mages[space("r2"), q]]
+        assert at_r2 == [1, 2]
+        payees = [q for q in at_r2 if q != 0 and edges[q, space("s1")]]
+        assert payees == [2] == list(rules.occupants(state, 0, space("r2"), space("s1")))
+        assert edges[0, space("r1")] == 1 and edges[0].sum() == 1
+        view = state.view(seat, include_log=False)
+        assert [p["came_from"] for p in view["players"]] == ["r1", "source", "s1", None]
+
+
 def test_d30_an_emptied_trophy_row_passes_the_claim_to_the_next_row() -> None:
     """Others' extra claims have emptied row I before seat 0's first claim: it comes from
     row II; with rows I and II empty, from row III; with every row empty there is none."""
