@@ -115,8 +115,8 @@ def label(state: DjinnState, seat: int, frame: Frame, action: int) -> str:
         where = "the Magic Source" if i == 0 else f"{LOCATIONS[state.loc[i]]} ({SPACE_NAMES[i]})"
         # Only the mages at the edge this move arrives at are paid (ruling D27): those that
         # came from where this mage now stands.
-        taken = occupants(state, seat, i, frame.context[0])
-        return where + (f", taken by {seats_words(taken)}" if taken else "")
+        at_edge = occupants(state, seat, i, frame.context[0])
+        return where + (f", taken by {seats_words(at_edge)}" if at_edge else "")
     if group == "stop":
         return "stay and pay the mages here"
     if group == "skip":

@@ -5,11 +5,11 @@ up to the end, §END OF THE GAME).
 Owns the turn's frames in their order, each with its options beside its handler: START (the
 first placement), MOVE and JUMP (along the paths, never back; skip or stop where mages stand
 at the edge of arrival: ``occupants``, ``reachable``, ``can_stop``), PAY_PLAYER (a coin or a
-scroll to each of those mages, or to each assistant at a Market tent), ACT (the space's menu: basic, special or passage action,
-forfeit, the catch, the Magic Source's rows, the end of the turn). ``begin_turn`` and
-``end_turn`` pass the turn on, count the rounds and the stages of the end (finish the round,
-one more round, the final Magic Source visit) and let Tom play in a solo game. What each
-location's action does is locations.py's; the catch is catching.py's.
+scroll to each of those mages, or to each assistant at a Market tent), ACT (the space's menu:
+basic, special or passage action, forfeit, the catch, the Magic Source's rows, the end of the
+turn). ``begin_turn`` and ``end_turn`` pass the turn on, count the rounds and the stages of
+the end (finish the round, one more round, the final Magic Source visit) and let Tom play in a
+solo game. What each location's action does is locations.py's; the catch is catching.py's.
 """
 
 from __future__ import annotations
