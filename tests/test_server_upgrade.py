@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, insert, update
 
-from arabesque.core.records import GameRecord
 from arabesque.core.errors import RecordError
+from arabesque.core.records import GameRecord
 from arabesque.server import db
 from arabesque.server.settings import Settings
 from arabesque.server.store import Store, make_engine, now
@@ -82,10 +82,15 @@ def _store_as(
             conn.execute(
                 insert(db.ActionRow),
                 [
-                    {"table_id": table_id, "idx": i, "seat": seat, "action": text,
-                     "created_at": now()}
+                    {
+                        "table_id": table_id,
+                        "idx": i,
+                        "seat": seat,
+                        "action": text,
+                        "created_at": now(),
+                    }
                     for i, (seat, text) in enumerate(record.actions[:moves])
-                ],  # fmt: skip
+                ],
             )
     finally:
         engine.dispose()

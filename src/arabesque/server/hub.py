@@ -146,8 +146,12 @@ class Hub:
             log.exception("table %s cannot be loaded", table_id)
             if data.status in (db.OPEN, db.RUNNING):
                 reason = clip(f"this server cannot load it: {exc}", MAX_REASON)
-                note = {"at": now().isoformat(), "kind": "abandoned", "seat": None,
-                        "text": f"The game was abandoned: {reason}."}  # fmt: skip
+                note = {
+                    "at": now().isoformat(),
+                    "kind": "abandoned",
+                    "seat": None,
+                    "text": f"The game was abandoned: {reason}.",
+                }
                 await self.db(self.store.abandon, table_id, reason, [*data.notes, note])
             return None
         self.tables[table_id] = table
