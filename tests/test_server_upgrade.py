@@ -8,6 +8,7 @@ by the server before are found in the database at the next start:
 - a finished Djinn table of the old number stays finished;
 - a running Ali Baba table stored before servers kept the number plays on (its game's
   number did not change);
+- a running table whose params this engine no longer takes is abandoned in the database;
 
 the server starts and serves on, nothing is retried at the next start, and the records of
 the set-aside tables download as stored, with their old number, which this engine refuses
@@ -115,6 +116,7 @@ async def test_a_djinn_table_across_the_rule_change(database_url: str, tmp_path:
         broken = _humans(lobby, "djinn", 3)
         finished = _humans(lobby, "djinn", 3)
         ali_baba = _humans(lobby, "ali-baba", 2)
+        unloadable = _humans(lobby, "ali-baba", 2)
         lobby.close()
     store = Store(database_url)
     try:
@@ -132,6 +134,12 @@ async def test_a_djinn_table_across_the_rule_change(database_url: str, tmp_path:
     ab_engine = make_engine(database_url)
     with ab_engine.begin() as conn:
         conn.execute(update(db.TableRow).where(db.TableRow.id == ali_baba).values(options={}))
+        # A table whose params this engine no longer takes (an option since removed).
+        conn.execute(
+            update(db.TableRow)
+            .where(db.TableRow.id == unloadable)
+            .values(params={"num_players": 2, "variant": "standard", "removed_option": 1})
+        )
     ab_engine.dispose()
 
     notes_after_first_start: dict[str, int] = {}
@@ -176,9 +184,13 @@ async def test_a_djinn_table_across_the_rule_change(database_url: str, tmp_path:
             # The server goes on: a new Djinn table starts under the new rules.
             fresh = _humans(lobby, "djinn", 2)
             assert lobby.table(fresh)["status"] == "running"
+            # A table this engine cannot even load is abandoned in the database, saying why.
+            assert lobby.http.get(f"/api/tables/{unloadable}").status_code == 404
             lobby.close()
+            ((_, notes),) = _notes(settings, unloadable)
+            assert notes[-1]["kind"] == "abandoned" and "cannot load it" in notes[-1]["text"]
             # Nothing is tried again at the next start: the notes do not grow.
-            counts = {t: len(lobby_notes) for t, lobby_notes in _notes(settings, unmarked, broken)}
+            counts = {t: len(n) for t, n in _notes(settings, unmarked, broken, unloadable)}
             if start == 0:
                 notes_after_first_start = counts
             else:

@@ -81,6 +81,8 @@ log = logging.getLogger("arabesque.server")
 
 #: The record's ``metadata.source`` for games played on the server.
 SOURCE = "arabesque serve"
+
+
 class TableRuntime:
     """One table: its configuration, its game once started, and everyone connected to it."""
 
