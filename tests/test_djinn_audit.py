@@ -107,6 +107,7 @@ def test_paying_a_mage_with_a_scroll_when_the_coins_are_gone() -> None:
     """§A player's turn, exception: a coin or a scroll to each player whose mage is there."""
     state = new_game(4)
     state.pos[1] = state.pos[2] = space("r2")
+    state.came[1] = state.came[2] = space("s1")  # both at the edge player 0 arrives at
     state.coins[0], state.scrolls[0] = 1, 1
     keep_open(state, 0)
     move_from(state, 0, space("s1"), came=space("r1"))

@@ -17,6 +17,7 @@ from arabesque.agents.registry import agent_names, make_agent
 from arabesque.core.registry import get_game
 from arabesque.games.djinn.actions import SPACE_NAMES
 from arabesque.games.djinn.bots import HeuristicAgent
+from arabesque.games.djinn.bots.search import Position
 from arabesque.games.djinn.components import LOCATIONS
 from arabesque.games.djinn.state import T_CATCH, DjinnState
 from arabesque.sim.batch import run_games, summarize
@@ -313,3 +314,41 @@ def test_moves_to_the_round_space_with_a_djinn_it_can_catch() -> None:
         bot = heuristic(seed=1)
         action = bot.act(Observation(state, 0))
         assert state.action_to_str(action) == f"move {SPACE_NAMES[a]}", swap
+
+
+def _move_value(state: DjinnState, to: int, came: int) -> float:
+    """The bot's value of moving to ``to`` from ``came``, from seat 0's view only."""
+    obs = Observation(state, 0)
+    pos = Position(obs.view, 0, state.comp, favour=-1)
+    return pos.space_value(to, False, came)
+
+
+def test_an_occupied_space_is_one_with_a_mage_at_the_arrival_edge() -> None:
+    """Rulebook §A PLAYER'S TURN, Exception (ruling D27), as the bot sees it from its view: a
+    mage at another edge of the space costs nothing, one at the edge it arrives at costs."""
+    state = scenario(3, seed=4)
+    s1, r2 = SPACE_NAMES.index("s1"), SPACE_NAMES.index("r2")
+    move_from(state, 0, s1, SPACE_NAMES.index("r1"))
+    free = _move_value(state, r2, s1)
+    state.pos[1], state.came[1] = r2, SPACE_NAMES.index("s2")  # another edge
+    assert _move_value(state, r2, s1) == pytest.approx(free)
+    state.came[1] = s1  # the edge a move from s1 arrives at
+    assert _move_value(state, r2, s1) < free - 0.5
+
+
+def test_stays_beside_the_mages_at_the_edge_it_can_afford() -> None:
+    """The jump decision's context names the mages at the arrival edge; the bot stays when
+    paying them leaves it two coins or scrolls, and skips on otherwise."""
+    for coins, expected in ((3, "stop"), (2, "skip")):
+        state = scenario(4, seed=4)
+        s1, r2 = SPACE_NAMES.index("s1"), SPACE_NAMES.index("r2")
+        state.pos[1], state.came[1] = r2, SPACE_NAMES.index("source")  # another edge: free
+        state.pos[2], state.came[2] = r2, s1
+        state.coins[0], state.scrolls[0] = coins, 0
+        move_from(state, 0, s1, SPACE_NAMES.index("r1"))
+        state.apply(0, state.parse_action("move r2"))
+        decision = state.decision(0)
+        assert decision is not None and decision.context is not None
+        assert decision.context["mages_at_edge"] == [2]
+        action = heuristic(seed=1).act(Observation(state, 0))
+        assert state.action_to_str(action) == expected, coins

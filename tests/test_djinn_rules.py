@@ -117,7 +117,8 @@ def test_moves_go_along_paths_and_never_backwards() -> None:
 
 def test_an_occupied_space_is_paid_for_or_skipped() -> None:
     state = new_game(3)
-    state.pos[1] = space("r2")
+    # Player 1 came to r2 from s1: its mage stands at the edge player 0 arrives at.
+    state.pos[1], state.came[1] = space("r2"), space("s1")
     move_from(state, 0, space("s1"), came=space("r1"))
     do(state, "move r2")
     assert top_kind(state) is Kind.JUMP and texts(state) == ["stop", "skip"]
@@ -132,8 +133,9 @@ def test_an_occupied_space_is_paid_for_or_skipped() -> None:
 
 def test_skipping_several_occupied_spaces_in_one_move() -> None:
     state = new_game(3)
-    state.pos[1] = space("r2")
-    state.pos[2] = space("s5")
+    # Each mage stands at the edge player 0 arrives at (r2 from s1, s5 from r2).
+    state.pos[1], state.came[1] = space("r2"), space("s1")
+    state.pos[2], state.came[2] = space("s5"), space("r2")
     state.coins[0] = state.scrolls[0] = 0  # cannot pay: skipping is the only way
     move_from(state, 0, space("s1"), came=space("r1"))
     do(state, "move r2")

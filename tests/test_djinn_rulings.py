@@ -31,6 +31,8 @@ from tests.djinn_scenarios import (
 def test_d1_a_move_never_passes_the_same_space_twice() -> None:
     state = new_game(4)
     state.pos[1], state.pos[2], state.pos[3] = space("r2"), space("s5"), space("r5")
+    # Each at the edge the move arrives at (ruling D27).
+    state.came[1], state.came[2], state.came[3] = space("s1"), space("r2"), space("s5")
     state.coins[0] = state.scrolls[0] = 0
     keep_open(state, 0)
     move_from(state, 0, space("s1"), came=space("r1"))
@@ -42,6 +44,7 @@ def test_d2_a_mage_that_cannot_complete_a_move_stops_without_paying() -> None:
     state = new_game(4)
     # s1's onward spaces r2 and r4 taken; every way on is blocked or passed.
     state.pos[1], state.pos[2], state.pos[3] = space("r2"), space("r4"), space("s5")
+    state.came[1] = state.came[2] = space("s1")  # at the edges a move from s1 arrives at
     state.coins[0] = state.scrolls[0] = 0
     state.adj = tuple(
         (space("r1"), space("r2"), space("r4")) if s == space("s1") else
@@ -310,6 +313,135 @@ def test_d23_no_passage_at_the_magic_source() -> None:
 
 def _trophy_claims(state: DjinnState, seat: int) -> list[str]:
     return [t for t in texts(state, seat) if t.startswith("trophy")]
+
+
+def test_d27_a_mage_at_another_edge_of_the_space_costs_nothing() -> None:
+    """Rulebook §A PLAYER'S TURN, Exception: only "a Mage present at this edge" of the space
+    is paid. Player 1 stands at r2's edge from s2; player 0 arrives from s1, at another edge,
+    and acts there at once, paying nobody (under the old ruling it had to pay or skip)."""
+    state = new_game(3)
+    keep_open(state, 0)
+    state.pos[1], state.came[1] = space("r2"), space("s2")
+    coins, scrolls = state.coins[1], state.scrolls[1]
+    move_from(state, 0, space("s1"), came=space("r1"))
+    assert "move r2" in main_texts(state)
+    do(state, "move r2")
+    assert top_kind(state) is Kind.ACT and state.pos[0] == space("r2")
+    assert state.came[0] == space("s1")
+    assert (state.coins[1], state.scrolls[1]) == (coins, scrolls)
+
+
+def test_d27_worked_example_pay_the_mage_at_the_arrival_edge_or_skip() -> None:
+    """Rulebook §A PLAYER'S TURN, Exception, worked through on a 4-player map. Player 0 stands
+    at s1 (came from r1) and moves to r2. At r2 stand player 1, who came from the Magic
+    Source, and player 2, who came from s1: the edge player 0 arrives at. Stopping costs
+    one coin or scroll, to player 2 only; player 1, at another edge, is paid nothing."""
+    state = new_game(4)
+    keep_open(state, 0)
+    state.pos[1], state.came[1] = space("r2"), space("source")
+    state.pos[2], state.came[2] = space("r2"), space("s1")
+    before = [(state.coins[q], state.scrolls[q]) for q in range(4)]
+    move_from(state, 0, space("s1"), came=space("r1"))
+    assert state.decision(0) is not None
+    assert "move r2" in main_texts(state)
+    do(state, "move r2")
+    assert top_kind(state) is Kind.JUMP and main_texts(state) == ["stop", "skip"]
+    do(state, "stop", "pay coin")
+    assert state.coins[0] == before[0][0] - 1
+    assert (state.coins[2], state.scrolls[2]) == (before[2][0] + 1, before[2][1])
+    assert (state.coins[1], state.scrolls[1]) == before[1]  # another edge: nothing
+    assert top_kind(state) is Kind.ACT and state.pos[0] == space("r2")
+    assert state.came[0] == space("s1")  # beside player 2, at the same edge
+
+
+def test_d27_a_skip_arrives_at_the_edge_of_the_space_skipped_from() -> None:
+    """Rulebook §A PLAYER'S TURN, Exception (skip): skipping r2 moves on to a next space, and
+    arrives at its edge from r2. A mage at s2's edge from r2 must be paid or skipped in turn;
+    one at s5's edge from r6 costs nothing."""
+    state = new_game(4)
+    keep_open(state, 0)
+    state.pos[1], state.came[1] = space("r2"), space("s1")
+    state.pos[2], state.came[2] = space("s2"), space("r2")
+    state.pos[3], state.came[3] = space("s5"), space("r6")
+    move_from(state, 0, space("s1"), came=space("r1"))
+    do(state, "move r2", "skip")
+    assert top_kind(state) is Kind.MOVE
+    assert main_texts(state) == ["move source", "move s2", "move s5"]
+    do(state, "move s2")
+    assert top_kind(state) is Kind.JUMP  # player 2 stands at the edge from r2
+    move_from(state, 0, space("s1"), came=space("r1"))
+    coins = [state.coins[q] for q in range(4)]
+    do(state, "move r2", "skip", "move s5")
+    assert top_kind(state) is Kind.ACT and state.pos[0] == space("s5")
+    assert [state.coins[q] for q in range(4)] == coins
+
+
+def test_d27_a_player_without_coins_or_scrolls_may_stop_beside_another_edge() -> None:
+    """Rulebook §A PLAYER'S TURN, Exception: with nothing to pay, a space whose only mage is
+    at another edge is still a place to stop; one with a mage at the arrival edge is not."""
+    state = new_game(3)
+    keep_open(state, 0)
+    state.coins[0] = state.scrolls[0] = 0
+    state.pos[1], state.came[1] = space("r2"), space("s5")  # another edge
+    state.pos[2], state.came[2] = space("r4"), space("s1")  # the arrival edge from s1
+    move_from(state, 0, space("s1"), came=space("r1"))
+    do(state, "move r2")
+    assert top_kind(state) is Kind.ACT and state.pos[0] == space("r2")
+    move_from(state, 0, space("s1"), came=space("r1"))
+    do(state, "move r4")
+    # Cannot pay player 2: skipping on is the only way.
+    assert top_kind(state) is Kind.JUMP and main_texts(state) == ["skip"]
+
+
+def test_d27_the_magic_source_has_an_edge_per_path() -> None:
+    """The Magic Source is a space like the others (D27): a mage that came from r1 is at
+    another edge than the one a mage from r2 arrives at."""
+    state = new_game(3)
+    keep_open(state, 0)
+    state.pos[1], state.came[1] = SOURCE, space("r1")
+    move_from(state, 0, space("r2"), came=space("s1"))
+    do(state, "move source")
+    assert top_kind(state) is Kind.ACT and state.pos[0] == SOURCE
+    state.pos[2], state.came[2] = SOURCE, space("r2")
+    move_from(state, 0, space("r2"), came=space("s1"))
+    do(state, "move source")
+    assert top_kind(state) is Kind.JUMP
+
+
+def test_d27_a_move_option_names_only_the_mages_at_its_arrival_edge() -> None:
+    """The move's label says who would be paid: the mages at the edge it arrives at."""
+    state = new_game(4)
+    keep_open(state, 0)
+    state.pos[1], state.came[1] = space("r2"), space("source")
+    state.pos[2], state.came[2] = space("r2"), space("s1")
+    move_from(state, 0, space("s1"), came=space("r1"))
+    decision = state.decision(0)
+    assert decision is not None
+    label = decision.labels[decision.options.index(state.parse_action("move r2"))]
+    assert label.endswith("taken by player 2"), label
+
+
+def test_d27_the_tensor_and_the_view_show_the_edge_each_mage_stands_at() -> None:
+    """What a move would cost is public: the observation tensor (``space_mages`` with
+    ``mage_edges``) and the JSON view (``players[q].came_from``) give each mage's edge, so a
+    seat reads who it would pay without the state (docs/observations.md)."""
+    state = new_game(4)
+    state.pos[1], state.came[1] = space("r2"), space("source")
+    state.pos[2], state.came[2] = space("r2"), space("s1")
+    move_from(state, 0, space("s1"), came=space("r1"))
+    layout = state.observer.layout
+    n, spaces = 4, len(SPACE_NAMES)
+    for seat in (0, 3, None):
+        obs = state.observation(seat)
+        mages = obs[layout["space_mages"]].reshape(spaces, n)
+        edges = obs[layout["mage_edges"]].reshape(n, spaces)
+        at_r2 = [q for q in range(n) if mages[space("r2"), q]]
+        assert at_r2 == [1, 2]
+        payees = [q for q in at_r2 if q != 0 and edges[q, space("s1")]]
+        assert payees == [2] == list(rules.occupants(state, 0, space("r2"), space("s1")))
+        assert edges[0, space("r1")] == 1 and edges[0].sum() == 1
+        view = state.view(seat, include_log=False)
+        assert [p["came_from"] for p in view["players"]] == ["r1", "source", "s1", None]
 
 
 def test_d30_an_emptied_trophy_row_passes_the_claim_to_the_next_row() -> None:

@@ -38,7 +38,7 @@ from arabesque.core import (
 )
 from arabesque.core.conformance import random_playout
 from arabesque.core.game import GameState
-from arabesque.core.records import MAX_RECORD_BYTES, MAX_RECORD_NESTING, RECORD_COMPAT
+from arabesque.core.records import MAX_RECORD_BYTES, MAX_RECORD_NESTING
 from arabesque.games.ali_baba.components import load_tiles
 from arabesque.games.djinn.rules import dealing as djinn_dealing
 from arabesque.games.magic_lamp import actions as A
@@ -527,14 +527,16 @@ def test_a_record_of_another_compatibility_is_refused_naming_both_versions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = _record().to_json()
-    assert data["record_compat"] == RECORD_COMPAT
+    compat = get_game("magic-lamp").record_compat
+    assert data["record_compat"] == compat
     data["engine_version"] = "9.4.1"
-    data["record_compat"] = RECORD_COMPAT + 1
+    data["record_compat"] = compat + 1
     with pytest.raises(RecordError) as info:
         GameRecord.from_json(data).replay()
     message = str(info.value)
     assert "arabesque 9.4.1" in message and f"arabesque {__version__}" in message
-    assert f"compatibility {RECORD_COMPAT + 1}" in message
+    assert f"compatibility {compat + 1}" in message
+    assert f"records of compatibility {compat} only" in message
     path = tmp_path / "future.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     code, out, err = _cli(capsys, "replay", str(path))
@@ -558,7 +560,7 @@ def test_records_without_a_compatibility_predate_it_and_read_as_1() -> None:
     data = _record().to_json()
     del data["record_compat"]
     assert GameRecord.from_json(data).record_compat == 1
-    for bad in ("1", True, 1.0, None):
+    for bad in ("1", True, 1.0, None, 0, -2):
         data["record_compat"] = bad
         with pytest.raises(RecordError, match="'record_compat' must be an integer"):
             GameRecord.from_json(data)

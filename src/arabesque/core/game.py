@@ -164,6 +164,11 @@ class GameSpec:
     catalog: Callable[[str | None], dict[str, Any]] | None = None
     #: The game's observer class (views, tensors, text); one instance per params.
     observer_type: type[Observer[Any]] | None = None
+    #: Record compatibility of this game's rules (docs/records.md): every record of the game
+    #: stores it, and this engine replays only the game's records of the same number. Raise
+    #: it with any change that can make an old record of this game replay differently (its
+    #: rules, action texts, setup or seeded chance); the other games' records stay valid.
+    record_compat: int = 1
 
     def make_params(self, **options: Any) -> Params:
         """Build and validate params; unknown or bad options raise ``ParamsError``."""

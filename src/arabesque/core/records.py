@@ -34,13 +34,17 @@ from arabesque.core.registry import get_game
 
 FORMAT = "arabesque-record/1"
 
-#: Record compatibility. Every record stores it; this engine replays only records of the same
-#: value, since a record of another value may replay differently (the rules, the action texts,
-#: the setup or the seeded chance changed). Raise it with any such change, and say so in
-#: docs/records.md. A record without the field predates it and is read as compatibility 1.
-RECORD_COMPAT = 1
+#: Record compatibility is per game (``GameSpec.record_compat``): every record stores its
+#: game's number, and this engine replays only records of the number its game has today, since
+#: a record of another number may replay differently (that game's rules, action texts, setup
+#: or seeded chance changed). A game raises its own number, so a rule change in one game leaves
+#: the records of the others valid; say so in docs/records.md. A record without the field
+#: predates it and is read as compatibility 1.
 #: The compatibility of records written before records stored it (engine 0.1.0).
 UNMARKED_COMPAT = 1
+#: ``GameRecord.record_compat`` when a record is made in code without one: the game's
+#: number today. Never stored: a record's number is 1 or more.
+CURRENT_COMPAT = 0
 
 #: ``setup.dealt``: the arrangement is the one the seed deals ...
 DEALT_SEED = "seed"
@@ -67,13 +71,25 @@ def _data_param(spec: GameSpec) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _compat_error(engine: str, compat: int) -> str:
+def compat_error(spec: GameSpec, engine: str, compat: int) -> str:
+    """Why a record of ``spec`` with compatibility ``compat`` (written by arabesque
+    ``engine``) is refused, naming both numbers."""
     return (
-        f"this record was written by arabesque {engine} with record compatibility {compat}, "
-        f"but this is arabesque {__version__}, which replays records of compatibility "
-        f"{RECORD_COMPAT} only (the rules or action texts differ between them, so the replay "
-        f"could differ); replay it with arabesque {engine}"
+        f"this {spec.id} record is of {spec.id} record compatibility {compat} (written by "
+        f"arabesque {engine}), but this is arabesque {__version__}, which replays {spec.id} "
+        f"records of compatibility {spec.record_compat} only: {spec.name}'s rules or action "
+        f"texts changed between them (docs/records.md), so the replay could differ; replay it "
+        f"with a version of arabesque that reads {spec.id} records of compatibility {compat}"
     )
+
+
+def current_compat(game: str) -> int:
+    """The record compatibility of ``game``'s rules today (``UNMARKED_COMPAT`` for a game
+    this engine does not know, whose record refuses to replay anyway)."""
+    try:
+        return get_game(game).record_compat
+    except ArabesqueError:
+        return UNMARKED_COMPAT
 
 
 @dataclass
@@ -89,10 +105,16 @@ class GameRecord:
     #: The text of the game's data file (magic-lamp: the components TOML), when the game was
     #: not played with the built-in data; its sha256 is ``data_digest``.
     data: str | None = None
-    record_compat: int = RECORD_COMPAT
+    #: The record compatibility of the game's rules that played it; ``CURRENT_COMPAT`` (the
+    #: default) stands for the game's number today (``GameSpec.record_compat``).
+    record_compat: int = CURRENT_COMPAT
     #: Where the arrangement came from: ``DEALT_SEED``, ``DEALT_HAND``, or None when the
     #: record does not say (records written before the field existed).
     dealt: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.record_compat == CURRENT_COMPAT:
+            self.record_compat = current_compat(self.game)
 
     @staticmethod
     def from_state(state: GameState, metadata: Mapping[str, Any] | None = None) -> GameRecord:
@@ -125,6 +147,7 @@ class GameRecord:
             actions=[(p, state.action_to_str(a)) for p, a in state.history],
             metadata=meta,
             data=data,
+            record_compat=state.spec.record_compat,
             dealt=DEALT_HAND if state.hand_arranged else DEALT_SEED,
         )
 
@@ -230,8 +253,10 @@ class GameRecord:
                 f"characters, got {quote(version)}"
             )
         compat = data.get("record_compat", UNMARKED_COMPAT)
-        if not isinstance(compat, int) or isinstance(compat, bool):
-            raise RecordError(f"'record_compat' must be an integer, got {quote(compat)}")
+        if not isinstance(compat, int) or isinstance(compat, bool) or compat < 1:
+            raise RecordError(
+                f"'record_compat' must be an integer from 1 up, got {quote(compat)}"
+            )
         return GameRecord(
             game=game,
             params=params,
@@ -298,10 +323,15 @@ class GameRecord:
     # -- replay -------------------------------------------------------------------------
 
     def check_compatible(self) -> None:
-        """Raise ``RecordError`` unless this engine replays the record exactly (same record
-        compatibility); the message names both engine versions."""
-        if self.record_compat != RECORD_COMPAT:
-            raise RecordError(_compat_error(self.engine_version, self.record_compat))
+        """Raise ``RecordError`` unless this engine replays the record exactly (the record
+        compatibility its game has today); the message names both numbers and both engine
+        versions."""
+        try:
+            spec = get_game(self.game)
+        except ArabesqueError as exc:
+            raise RecordError(f"setup: {clip(str(exc), _MAX_MESSAGE)}") from exc
+        if self.record_compat != spec.record_compat:
+            raise RecordError(compat_error(spec, self.engine_version, self.record_compat))
 
     def _replay_params(self, spec: GameSpec) -> dict[str, Any]:
         """The params to build the game from, after checking that they name no file and

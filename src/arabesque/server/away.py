@@ -181,28 +181,57 @@ async def abandon(table: TableRuntime, reason: str) -> None:
     """End a game that cannot go on: no winner; the seed and salt are revealed as at a
     normal end, so the partial record downloads and verifies."""
     async with table.lock:
-        if table.data.status not in (db.OPEN, db.RUNNING) or (
-            table.state is not None and table.state.is_over
-        ):
-            raise LobbyError(409, "finished", f"the table is {table.data.status} already")
-        note: dict[str, Any] = {
-            "at": now().isoformat(),
-            "kind": "abandoned",
-            "seat": None,
-            "text": f"The game was abandoned: {reason}.",
-        }
-        notes = [*table.data.notes, note]
-        if not await table.hub.db(table.hub.store.abandon, table.id, reason, notes):
-            raise LobbyError(409, "finished", "the table has ended already")
-        table.data.status = db.ABANDONED
-        table.data.end_reason = reason
-        table.data.finished_at = now()
-        table.data.notes = notes
-        for timer in table.away_timers.values():
-            timer.cancel()
-        table.away_timers.clear()
-        table.clocks.cancel_timers()
-        table.bots.stand_by()
-        table.racing.close()
-        table.announce()
-        table.game_over()
+        await abandon_held(table, reason)
+
+
+async def abandon_held(table: TableRuntime, reason: str) -> None:
+    """``abandon`` for a caller that holds the table's lock (or has the table to itself)."""
+    if table.data.status not in (db.OPEN, db.RUNNING) or (
+        table.state is not None and table.state.is_over
+    ):
+        raise LobbyError(409, "finished", f"the table is {table.data.status} already")
+    note: dict[str, Any] = {
+        "at": now().isoformat(),
+        "kind": "abandoned",
+        "seat": None,
+        "text": f"The game was abandoned: {reason}.",
+    }
+    notes = [*table.data.notes, note]
+    if not await table.hub.db(table.hub.store.abandon, table.id, reason, notes):
+        raise LobbyError(409, "finished", "the table has ended already")
+    table.data.status = db.ABANDONED
+    table.data.end_reason = reason
+    table.data.finished_at = now()
+    table.data.notes = notes
+    for timer in table.away_timers.values():
+        timer.cancel()
+    table.away_timers.clear()
+    table.clocks.cancel_timers()
+    table.bots.stand_by()
+    table.racing.close()
+    table.announce()
+    table.game_over()
+
+
+async def set_aside(table: TableRuntime, reason: str) -> None:
+    """The stored game cannot be rebuilt by this engine (table.py, ``Unreplayable``: its
+    game's rules changed since it started, or a stored move is refused). It has no state
+    here; a running one is abandoned with ``reason`` (stored, so no restart tries again), a
+    finished or abandoned one stays as it was, and either way its record downloads as stored
+    (docs/records.md). The caller holds the table's lock or has the table to itself."""
+    log.warning("table %s is set aside: %s", table.id, reason)
+    table.state = None
+    table.unreplayable = reason
+    table.racing.drop_race()
+    table.clocks.cancel_timers()
+    table.bots.stand_by()
+    if table.data.status not in (db.OPEN, db.RUNNING):
+        return
+    try:
+        await abandon_held(table, reason)
+    except LobbyError:
+        # Ended meanwhile by another server process: the database's word.
+        fresh = await table.hub.db(table.hub.store.load, table.id)
+        if fresh is not None:
+            table.data.status, table.data.end_reason = fresh.status, fresh.end_reason
+            table.data.finished_at, table.data.notes = fresh.finished_at, fresh.notes

@@ -57,7 +57,8 @@ class TableRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(64))
     params: Mapped[dict[str, Any]] = mapped_column(JSON)
-    #: Table options that are not game params: clocks, bot think time...
+    #: Table options that are not game params: clocks, bot think time... and, from the start,
+    #: the record compatibility of the game and the engine version it is played under.
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)
     host_token_hash: Mapped[str] = mapped_column(String(64))

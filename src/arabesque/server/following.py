@@ -13,7 +13,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from arabesque.core.limits import clip
 from arabesque.server import away, db
+from arabesque.server.errors import Unreplayable
 from arabesque.server.seats import auto_start
 from arabesque.server.store import TableData, now
 
@@ -47,7 +49,13 @@ async def catch_up(table: TableRuntime, version: int | None) -> None:
             table.clocks.away.clear()
         # A seat's player connected or gone there (away.py judges from both).
         presence_moved = await table.refresh_presence()
-        _follow(table, fresh, version)
+        try:
+            _follow(table, fresh, version)
+        except Unreplayable as problem:
+            # Moved on by a process whose rules of the game differ (an upgrade under way):
+            # this one cannot follow it (docs/records.md).
+            await away.set_aside(table, problem.reason)
+            return
         if presence_moved and not table.closed:
             away.watch_remote(table)
             table.broadcast_table()
@@ -76,12 +84,20 @@ def _follow(table: TableRuntime, fresh: TableData, upto: int | None) -> None:
         table.game_over()
         return
     started = False
+    if table.unreplayable is not None:
+        # Set aside here (away.py): nothing to follow but the table's own news.
+        if changed:
+            table.broadcast_table()
+        return
     if table.state is None:
         if fresh.status == db.OPEN:
             if changed:
                 table.broadcast_table()
             return
-        # Started by another process: the same setup, so the same game.
+        # Started by another process: the same setup, so the same game, if under the same
+        # rules of the game.
+        table.check_compatible(fresh)
+        data.options = fresh.options
         data.status, data.started_at = fresh.status, fresh.started_at
         data.seed, data.arrangement = fresh.seed, fresh.arrangement
         data.salt, data.commitment = fresh.salt, fresh.commitment
@@ -106,8 +122,14 @@ def _follow(table: TableRuntime, fresh: TableData, upto: int | None) -> None:
             return
         if missing:
             table.racing.drop_race()
-        for seat, text in missing:
-            state.apply(seat, state.parse_action(text))
+        for step, (seat, text) in enumerate(missing, start=held + 1):
+            try:
+                state.apply(seat, state.parse_action(text))
+            except Exception as exc:  # stored by a process whose rules differ
+                raise Unreplayable(
+                    f"a move stored by another server process does not replay here (step "
+                    f"{step}: {clip(str(exc), 100)})"
+                ) from exc
         data.actions.extend(missing)
     if state.is_over and data.status != db.FINISHED:
         data.status = db.FINISHED

@@ -24,13 +24,13 @@ from arabesque.agents.registry import make_agent, parse_agent_spec
 from arabesque.bench import default_players
 from arabesque.core.errors import ArabesqueError
 from arabesque.core.game import GameSpec, Params
-from arabesque.core.limits import quote
+from arabesque.core.limits import clip, quote
 from arabesque.core.registry import get_game
 from arabesque.server import away, db
 from arabesque.server.botpool import BotPool
 from arabesque.server.commit import GroupCommit
 from arabesque.server.connection import BACKGROUND
-from arabesque.server.errors import LobbyError
+from arabesque.server.errors import MAX_REASON, LobbyError, Unreplayable
 from arabesque.server.fanout import Fanout, fanout_for
 from arabesque.server.protocol import CreateTableRequest, TableInfo
 from arabesque.server.seats import auto_start
@@ -207,17 +207,40 @@ class Hub:
         return ended
 
     async def _load(self, table_id: str) -> TableRuntime | None:
+        """Bring a stored table to life: a started one is rebuilt by replaying its actions.
+        One this engine cannot rebuild (its game's rules changed since it started, or a
+        stored move is refused) is set aside (away.py, ``set_aside``): a running one is
+        abandoned with the reason, and its record still downloads as stored. Nothing about
+        one table stops the server or makes it try again at every start."""
         data = await self.db(self.store.load, table_id)
         if data is None:
             return None
-        table = TableRuntime(self, data)
+        try:
+            table = TableRuntime(self, data)
+        except Exception as exc:  # params or a game this engine no longer takes
+            log.exception("table %s cannot be loaded", table_id)
+            if data.status in (db.OPEN, db.RUNNING):
+                reason = clip(f"this server cannot load it: {exc}", MAX_REASON)
+                note = {
+                    "at": now().isoformat(),
+                    "kind": "abandoned",
+                    "seat": None,
+                    "text": f"The game was abandoned: {reason}.",
+                }
+                await self.db(self.store.abandon, table_id, reason, [*data.notes, note])
+            return None
+        self.tables[table_id] = table
         if data.status != db.OPEN:
-            table.replay()
+            try:
+                table.replay()
+            except Unreplayable as problem:
+                async with table.lock:
+                    await away.set_aside(table, problem.reason)
+                return table
             assert table.state is not None
             if table.state.is_over and data.status != db.FINISHED:
                 await self.db(self.store.finish, table_id)
                 data.status = db.FINISHED
-        self.tables[table_id] = table
         return table
 
     def _fan_out(self, table_id: str, version: int) -> None:
@@ -410,5 +433,8 @@ class Hub:
             stored = await self.db(self.store.list_tables, ended_statuses)
             for data in stored:
                 if data.id not in known:
-                    live.append(TableRuntime(self, data).info())
+                    try:
+                        live.append(TableRuntime(self, data).info())
+                    except Exception:  # a game or params this engine no longer takes
+                        log.warning("table %s cannot be listed", data.id, exc_info=True)
         return live

@@ -14,11 +14,17 @@ import contextlib
 import secrets
 from typing import TYPE_CHECKING
 
+from arabesque import __version__
 from arabesque.agents.registry import make_agent
 from arabesque.core import commitment
 from arabesque.server import away, db
 from arabesque.server.errors import LobbyError
-from arabesque.server.store import hash_token, now
+from arabesque.server.store import (
+    ENGINE_VERSION_OPTION,
+    RECORD_COMPAT_OPTION,
+    hash_token,
+    now,
+)
 
 if TYPE_CHECKING:
     from arabesque.server.table import TableRuntime
@@ -109,8 +115,19 @@ async def start(table: TableRuntime) -> None:
         state = table.new_state()
         salt = commitment.new_salt()
         digest = commitment.commit_state(state, salt)
-        if not await table.hub.db(table.hub.store.start, table.id, seed, arrangement, salt, digest):
+        # The rules it is played under, so a later engine whose rules of the game differ
+        # knows not to replay it (hub.py, ``_load``; docs/records.md).
+        options = {
+            **table.data.options,
+            RECORD_COMPAT_OPTION: table.spec.record_compat,
+            ENGINE_VERSION_OPTION: __version__,
+        }
+        started = await table.hub.db(
+            table.hub.store.start, table.id, seed, arrangement, salt, digest, options
+        )
+        if not started:
             raise LobbyError(409, "not_open", "the table was started already")
+        table.data.options = options
         table.data.status = db.RUNNING
         table.data.salt = salt
         table.data.commitment = digest

@@ -40,6 +40,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
+from arabesque.core.records import UNMARKED_COMPAT
 from arabesque.server.db import (
     ABANDONED,
     FINISHED,
@@ -93,6 +94,12 @@ class SeatData:
     stand_in: str | None = None
 
 
+#: The table option holding the record compatibility of its game's rules when it started
+#: (``GameSpec.record_compat``), and the one naming the engine that started it.
+RECORD_COMPAT_OPTION = "record_compat"
+ENGINE_VERSION_OPTION = "engine_version"
+
+
 @dataclass
 class TableData:
     """One table as stored: configuration, setup and the applied actions."""
@@ -118,6 +125,12 @@ class TableData:
     seen_at: datetime | None = None
     notes: list[dict[str, Any]] = field(default_factory=list)
     race_reviews: list[dict[str, Any]] = field(default_factory=list)
+
+    def record_compat(self) -> int:
+        """The record compatibility its game had when the table started (docs/records.md);
+        a table started before servers stored it counts as 1, as records do."""
+        value = self.options.get(RECORD_COMPAT_OPTION, UNMARKED_COMPAT)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def make_engine(url: str) -> Engine:
@@ -393,8 +406,12 @@ class Store:
         arrangement: dict[str, Any],
         salt: str,
         commitment: str,
+        options: dict[str, Any] | None = None,
     ) -> bool:
-        """Fix the setup of an open table and mark it running; False if it was not open."""
+        """Fix the setup of an open table and mark it running (``options``: the table's
+        options, now with the record compatibility it starts under); False if it was not
+        open."""
+        extra: dict[str, Any] = {} if options is None else {"options": options}
         with self._session() as s:
             result = s.execute(
                 update(TableRow)
@@ -406,6 +423,7 @@ class Store:
                     arrangement=arrangement,
                     salt=salt,
                     commitment=commitment,
+                    **extra,
                 )
                 .execution_options(synchronize_session=False)
             )

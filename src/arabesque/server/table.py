@@ -40,7 +40,8 @@ from arabesque.core.errors import (
     StaleStateError,
 )
 from arabesque.core.game import GameState
-from arabesque.core.records import GameRecord
+from arabesque.core.limits import clip
+from arabesque.core.records import DEALT_SEED, GameRecord
 from arabesque.core.registry import get_game
 from arabesque.server import away, db, following, seats
 from arabesque.server.botrunner import BotRunner
@@ -52,7 +53,7 @@ from arabesque.server.connection import (
     _update_frame,
     dumps,
 )
-from arabesque.server.errors import LobbyError
+from arabesque.server.errors import LobbyError, Unreplayable
 from arabesque.server.protocol import (
     DEFAULT_AWAY_S,
     ClockSpec,
@@ -63,7 +64,15 @@ from arabesque.server.protocol import (
     TableInfo,
 )
 from arabesque.server.racing import RaceRunner
-from arabesque.server.store import Append, Presence, SeatData, StoreError, TableData, now
+from arabesque.server.store import (
+    ENGINE_VERSION_OPTION,
+    Append,
+    Presence,
+    SeatData,
+    StoreError,
+    TableData,
+    now,
+)
 from arabesque.server.words import Words, describer
 
 if TYPE_CHECKING:
@@ -119,6 +128,9 @@ class TableRuntime:
         #: connection here may be connected there, so it is never taken to be away.
         self.shared = False
         self.closed = False
+        #: Why this engine cannot rebuild the stored game (``Unreplayable``); None while it
+        #: can. Such a table has no state: its record is the stored one (``record``).
+        self.unreplayable: str | None = None
 
     # -- building ----------------------------------------------------------------------
 
@@ -127,13 +139,33 @@ class TableRuntime:
         data = self.data
         return self.spec.new_game(self.params, seed=data.seed, arrangement=data.arrangement)
 
+    def check_compatible(self, data: TableData) -> None:
+        """Raise ``Unreplayable`` if ``data`` (this table as stored) was started under another
+        record compatibility of its game than this engine's (docs/records.md)."""
+        stored, current = data.record_compat(), self.spec.record_compat
+        if stored != current:
+            raise Unreplayable(
+                f"the rules of {self.spec.name} changed since this game started (record "
+                f"compatibility {stored} → {current}); it cannot go on under the new rules, "
+                "and its record downloads as it was"
+            )
+
     def replay(self) -> None:
-        """Rebuild the live state from the stored setup and actions (a restart)."""
+        """Rebuild the live state from the stored setup and actions (a restart). Raises
+        ``Unreplayable``, leaving no state, when this engine cannot."""
         if self.data.seed is None:
             return  # abandoned before it started: no game to rebuild
-        state = self.new_state()
-        for seat, text in self.data.actions:
-            state.apply(seat, state.parse_action(text))
+        self.state = None
+        self.check_compatible(self.data)
+        try:
+            state = self.new_state()
+        except Exception as exc:  # any failure: the table is set aside, the server goes on
+            raise _unreplayable(self.id, "the setup", exc) from exc
+        for step, (seat, text) in enumerate(self.data.actions, start=1):
+            try:
+                state.apply(seat, state.parse_action(text))
+            except Exception as exc:
+                raise _unreplayable(self.id, f"step {step}", exc) from exc
         self.state = state
         for key in self.changed_at:
             self.changed_at[key] = state.version_for(key)
@@ -221,7 +253,9 @@ class TableRuntime:
     @property
     def ended(self) -> bool:
         """Over, or abandoned (away.py): nothing is played here any more."""
-        return self.data.status == db.ABANDONED or (self.state is not None and self.state.is_over)
+        return self.data.status in (db.ABANDONED, db.FINISHED) or (
+            self.state is not None and self.state.is_over
+        )
 
     def _seat_info(self, s: SeatData) -> SeatInfo:
         since = away.away_since(self, s.seat)
@@ -241,11 +275,12 @@ class TableRuntime:
         state = self.state
         reveal = None
         result = None
-        if state is not None and self.ended and self.data.salt is not None:
+        shown = state is not None or self.unreplayable is not None
+        if shown and self.ended and self.data.salt is not None:
             reveal = Reveal(
                 seed=str(self.data.seed), salt=self.data.salt, arrangement=self.data.arrangement
             )
-            if state.is_over:
+            if state is not None and state.is_over:
                 result = {
                     "scores": [s.to_json() for s in state.scores()],
                     "ranking": state.ranking(),
@@ -271,9 +306,11 @@ class TableRuntime:
         )
 
     def record(self) -> GameRecord:
-        """The game's full record; only once the game is over (it holds every secret)."""
+        """The game's full record; only once the game is over (it holds every secret). A game
+        this engine cannot rebuild (``unreplayable``) gets the record as stored, with the
+        record compatibility it was started under."""
         state = self.state
-        if state is None or not self.ended:
+        if (state is None and self.unreplayable is None) or not self.ended:
             raise LobbyError(
                 409,
                 "not_finished",
@@ -295,7 +332,28 @@ class TableRuntime:
             metadata["abandoned"] = {"reason": self.data.end_reason or "abandoned"}
         if self.data.commitment is not None and self.data.salt is not None:
             metadata["commitment"] = {"sha256": self.data.commitment, "salt": self.data.salt}
+        if state is None:
+            return self._stored_record(metadata)
         return GameRecord.from_state(state, metadata)
+
+    def _stored_record(self, metadata: dict[str, Any]) -> GameRecord:
+        """The record of the stored setup and actions as they are, not replayed: its
+        compatibility is the one the table started under, so an engine of that number
+        replays it and any other refuses it clearly (docs/records.md)."""
+        data = self.data
+        assert data.seed is not None
+        metadata["not_replayed"] = self.unreplayable
+        return GameRecord(
+            game=data.game,
+            params=dict(data.params),
+            seed=data.seed,
+            arrangement=data.arrangement,
+            actions=list(data.actions),
+            engine_version=str(data.options.get(ENGINE_VERSION_OPTION, "unknown")),
+            metadata=metadata,
+            record_compat=data.record_compat(),
+            dealt=DEALT_SEED,  # the server deals every game from its seed (seats.py)
+        )
 
     # -- connections -------------------------------------------------------------------
 
@@ -431,12 +489,14 @@ class TableRuntime:
         action was applied, committed and published (and acknowledged to ``conn``)."""
         async with self.lock:
             state = self.state
+            if self.data.status == db.ABANDONED:
+                return ErrorMsg(code=ErrorCode.GAME_OVER, message="the game was abandoned", ref=ref)
             if state is None:
+                if self.data.status == db.FINISHED:
+                    return ErrorMsg(code=ErrorCode.GAME_OVER, message="the game is over", ref=ref)
                 return ErrorMsg(
                     code=ErrorCode.NOT_STARTED, message="the game has not started", ref=ref
                 )
-            if self.data.status == db.ABANDONED:
-                return ErrorMsg(code=ErrorCode.GAME_OVER, message="the game was abandoned", ref=ref)
             try:
                 if text is not None:
                     action = state.parse_action(text)
@@ -489,7 +549,11 @@ class TableRuntime:
             if fresh is not None:
                 self.data = fresh
                 self.clocks.used_ms = {s.seat: s.clock_used_ms for s in fresh.seats}
-            self.rebuild()
+            try:
+                self.rebuild()
+            except Unreplayable as problem:  # the database holds a game this engine refuses
+                await away.set_aside(self, problem.reason)
+                return False
             self.racing.open_race()
             self.publish()
             self.after_change()
@@ -625,6 +689,13 @@ class TableRuntime:
         self.clocks.cancel_timers()
         self.racing.close()
         self.bots.close()
+
+
+def _unreplayable(table_id: str, where: str, exc: Exception) -> Unreplayable:
+    log.warning("table %s does not replay at %s", table_id, where, exc_info=exc)
+    return Unreplayable(
+        f"its stored moves do not replay under these rules ({where}: {clip(str(exc), 100)})"
+    )
 
 
 def _own_index(state: GameState, seat: int | None, count: int | None) -> tuple[int, int]:

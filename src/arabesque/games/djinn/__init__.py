@@ -24,6 +24,9 @@ SPEC = register(
         length="15-40 rounds, as bots play it",
         catalog=catalog,
         observer_type=DjinnObserver,
+        # 2: only the mages at the edge a move arrives at are paid or skipped (ruling D27
+        # revised); a record of 1 may have paid a mage that is free now (docs/records.md).
+        record_compat=2,
     )
 )
 DjinnState.spec = SPEC

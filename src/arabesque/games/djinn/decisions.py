@@ -22,7 +22,7 @@ from arabesque.games.djinn.components import (
     equipment_json,
     mage_json,
 )
-from arabesque.games.djinn.rules import card_power, scroll_price, strength
+from arabesque.games.djinn.rules import card_power, occupants, scroll_price, strength
 from arabesque.games.djinn.state import DjinnState, Kind
 from arabesque.games.djinn.words import (
     character_words,
@@ -38,7 +38,7 @@ PROMPTS: dict[Kind, str] = {
     Kind.DRAFT: "Take a character tile",
     Kind.START: "Place your mage next to a square space",
     Kind.MOVE: "Move your mage along a path",
-    Kind.JUMP: "The space is taken: pay the mages there, or skip on",
+    Kind.JUMP: "Mages stand at the edge you arrive at: pay each of them, or skip on",
     Kind.PAY_PLAYER: "Pay the other player a coin or a scroll",
     Kind.ACT: "Take the actions of this space, then end your turn",
     Kind.CATCH_SELECT: "Choose the Djinn to catch",
@@ -72,6 +72,16 @@ def prompt(state: DjinnState, frame: Frame) -> str:
             else f"{place_words(LOCATIONS[state.loc[space]])} ({SPACE_NAMES[space]})"
         )
         return f"At {where}: take the actions of this space, then end your turn"
+    if kind is Kind.JUMP:
+        # Who would be paid: the mages at the edge this move arrives at (ruling D27).
+        space, frm = ctx[0], ctx[1]
+        taken = occupants(state, frame.seat, space, frm)
+        if taken:
+            return (
+                f"At the edge of {SPACE_NAMES[space]} you arrive at: {seats_words(taken)}. "
+                "Pay each a coin or a scroll, or skip on"
+            )
+        return PROMPTS[kind]
     if kind is Kind.CATCH_PAY:
         space, sel, power = ctx[:3]
         need = strength(state, frame.seat, space, sel)
@@ -104,8 +114,10 @@ def label(state: DjinnState, seat: int, frame: Frame, action: int) -> str:
         return f"{LOCATIONS[state.loc[sq]]} ({SPACE_NAMES[sq]}), coming from {SPACE_NAMES[r]}"
     if group == "move":
         where = "the Magic Source" if i == 0 else f"{LOCATIONS[state.loc[i]]} ({SPACE_NAMES[i]})"
-        taken = [q for q in range(state.num_players) if q != seat and state.pos[q] == i]
-        return where + (f", taken by {seats_words(taken)}" if taken else "")
+        # Only the mages at the edge this move arrives at are paid (ruling D27): those that
+        # came from where this mage now stands.
+        at_edge = occupants(state, seat, i, frame.context[0])
+        return where + (f", taken by {seats_words(at_edge)}" if at_edge else "")
     if group == "stop":
         return "stay and pay the mages here"
     if group == "skip":
@@ -230,6 +242,15 @@ def context(state: DjinnState, frame: Frame) -> dict[str, Any] | None:
             out["power_from_cards"] = ctx[2]
             out["cards_used"] = [c for c in state.mage_of[frame.seat] if (ctx[3] >> c) & 1]
         return out
+    if kind is Kind.JUMP:
+        # The space reached in the middle of the move and the mages its arrival edge holds
+        # (ruling D27): what stopping costs.
+        space, frm = ctx[0], ctx[1]
+        return {
+            "space": SPACE_NAMES[space],
+            "came_from": SPACE_NAMES[frm],
+            "mages_at_edge": list(occupants(state, frame.seat, space, frm)),
+        }
     if kind is Kind.PLACE:
         return {"djinn": KINDS[ctx[0]], "still_to_place": [KINDS[k] for k in ctx[2]]}
     if kind is Kind.CHEST_KEY:

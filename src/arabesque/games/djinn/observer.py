@@ -60,6 +60,11 @@ class DjinnObserver(Observer[DjinnState]):
         )
         layout.add("space_mages", _SPACES * n, "per space, per seat: 1 if the mage is there")
         layout.add(
+            "mage_edges",
+            n * _SPACES,
+            "per seat: one-hot of the space its mage came from, the edge it stands at",
+        )
+        layout.add(
             "space_passages",
             _SPACES * n,
             "per space, per seat: 1 if a passage of the seat is there",
@@ -133,9 +138,14 @@ class DjinnObserver(Observer[DjinnState]):
                     out[dj0 + s * len(KINDS) + k] = count / 5
             for q, _ in state.passages[s]:
                 out[ps0 + s * n + q] = 1.0
+        # The edge each mage stands at (the space it came from) decides who pays it: only
+        # a mage arriving along the same path (ruling D27).
+        edge0 = lay["mage_edges"].start
         for q in range(n):
             if state.pos[q] >= 0:
                 out[mg0 + state.pos[q] * n + q] = 1.0
+                if state.came[q] >= 0:
+                    out[edge0 + q * _SPACES + state.came[q]] = 1.0
         res = lay["resources"].start
         circ = lay["circles"].start
         bot = lay["bottles"].start

@@ -370,8 +370,9 @@ class DjinnScreen(GameScreen):
                 "Djinn in short",
                 lines=(
                     "Each turn you move your mage along a path to a neighbouring space, never "
-                    "straight back the way you came; a space taken by others costs each of them "
-                    "a coin or a scroll, or you skip on to the next.",
+                    "straight back the way you came; mages who came to that space along the same "
+                    "path cost each a coin or a scroll, or you skip on to the next (mages at "
+                    "its other edges cost nothing).",
                     "A square space gives its location's basic action (and your secret "
                     "passage's, if you placed one there). A round space gives the special "
                     "action, and you must then try to catch Djinn there or lose a magic.",

@@ -186,7 +186,7 @@ class HeuristicAgent(Agent):
         if kind is Kind.START:
             return self._start(pos, main, groups)
         if kind is Kind.JUMP:
-            return self._jump(pos, main, groups)
+            return self._jump(pos, main, groups, context)
         if kind is Kind.PAY_PLAYER:
             p = pos.p
             coin, scroll = self._find(groups, "pay_coin"), self._find(groups, "pay_scroll")
@@ -296,15 +296,20 @@ class HeuristicAgent(Agent):
         return self._best(scored)
 
     def _jump(
-        self, pos: Position, main: list[int], groups: dict[int, tuple[str, int]]
+        self,
+        pos: Position,
+        main: list[int],
+        groups: dict[int, tuple[str, int]],
+        context: dict[str, Any] | None,
     ) -> int | None:
         stop, skip = self._find(groups, "stop"), self._find(groups, "skip")
         if stop is None or skip is None:
             return stop if stop is not None else skip
-        # The space where the mage stands in the middle of the move is not in the view;
-        # staying costs a coin or scroll per mage there: stay unless short of both.
+        # Staying costs a coin or scroll per mage at the edge arrived at (the decision's
+        # context names them, ruling D27): stay unless it leaves the bot short of both.
         p = pos.p
-        return stop if p.coins + p.scrolls >= 3 else skip
+        payees = len(context.get("mages_at_edge", ())) if context else 1
+        return stop if p.coins + p.scrolls >= payees + 2 else skip
 
     def _act(
         self, pos: Position, main: list[int], groups: dict[int, tuple[str, int]]

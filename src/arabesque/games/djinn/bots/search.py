@@ -253,7 +253,9 @@ class Position(Valuation):
             # Tom turns a card after every round-space turn: one without a boss brings the
             # race no nearer.
             value -= SOLO_IDLE
-        occupied = [q for q in self.mages[space] if q != self.me] if space != SOURCE else []
+        # Only the mages at the edge this move arrives at (they came from ``came`` too) are
+        # paid (ruling D27); those at the space's other edges cost nothing.
+        occupied = [q for q in self.mages[space] if q != self.me and self.players[q].came == came]
         if occupied and "movement_free" not in p.fx:
             value -= 0.7 * len(occupied)
         if lookahead:

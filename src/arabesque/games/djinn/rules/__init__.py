@@ -64,7 +64,7 @@ from arabesque.games.djinn.rules.queries import (
 )
 from arabesque.games.djinn.rules.solo import round_space, solo_tasks, tom_pay, tom_turn
 from arabesque.games.djinn.rules.stack import queue
-from arabesque.games.djinn.rules.turn import begin_turn
+from arabesque.games.djinn.rules.turn import begin_turn, occupants
 
 __all__ = [
     "ALL_SEEING",
@@ -89,6 +89,7 @@ __all__ = [
     "gain",
     "load_components",
     "max_magic",
+    "occupants",
     "own_passage",
     "queue",
     "refresh",

@@ -3,13 +3,13 @@ performing the action of the space, forfeiting actions; and the order of turns a
 up to the end, §END OF THE GAME).
 
 Owns the turn's frames in their order, each with its options beside its handler: START (the
-first placement), MOVE and JUMP (along the paths, never back; skip or stop at an occupied
-space: ``reachable``, ``can_stop``), PAY_PLAYER (a coin or a scroll to each mage there, or to
-each assistant at a Market tent), ACT (the space's menu: basic, special or passage action,
-forfeit, the catch, the Magic Source's rows, the end of the turn). ``begin_turn`` and
-``end_turn`` pass the turn on, count the rounds and the stages of the end (finish the round,
-one more round, the final Magic Source visit) and let Tom play in a solo game. What each
-location's action does is locations.py's; the catch is catching.py's.
+first placement), MOVE and JUMP (along the paths, never back; skip or stop where mages stand
+at the edge of arrival: ``occupants``, ``reachable``, ``can_stop``), PAY_PLAYER (a coin or a
+scroll to each of those mages, or to each assistant at a Market tent), ACT (the space's menu:
+basic, special or passage action, forfeit, the catch, the Magic Source's rows, the end of the
+turn). ``begin_turn`` and ``end_turn`` pass the turn on, count the rounds and the stages of
+the end (finish the round, one more round, the final Magic Source visit) and let Tom play in a
+solo game. What each location's action does is locations.py's; the catch is catching.py's.
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def move_options(s: DjinnState, p: int, ctx: tuple[Any, ...], L: dict[str, int])
 def move(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     at, _came, visited, stuck = top.context
     t = i
-    if stuck or not occupants(s, p, t):
+    if stuck or not occupants(s, p, t, at):
         arrive(s, p, t, at, ())
     else:
         replace(s, _JUMP, p, (t, at, visited | (1 << t), stuck))
@@ -134,7 +134,7 @@ def move(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
 def jump_options(s: DjinnState, p: int, ctx: tuple[Any, ...], L: dict[str, int]) -> tuple[int, ...]:
     t, frm, visited, stuck = ctx
     out = []
-    if stuck or can_stop(s, p, t):
+    if stuck or can_stop(s, p, t, frm):
         out.append(L["stop"])
     if any(
         u != frm and not (visited >> u) & 1 and reachable(s, p, u, t, visited, stuck)
@@ -149,26 +149,31 @@ def jump(s: DjinnState, p: int, top: Frame, group: str, i: int) -> None:
     if group == "skip":
         replace(s, _MOVE, p, (t, frm, visited, stuck))
         return
-    payees = () if (stuck or "movement_free" in s.fx[p]) else occupants(s, p, t)
+    payees = () if (stuck or "movement_free" in s.fx[p]) else occupants(s, p, t, frm)
     arrive(s, p, t, frm, payees)
 
 
-def occupants(s: DjinnState, p: int, space: int) -> tuple[int, ...]:
-    pos = s.pos
-    return tuple(q for q in range(len(pos)) if q != p and pos[q] == space)
+def occupants(s: DjinnState, p: int, space: int, frm: int) -> tuple[int, ...]:
+    """The other mages at the edge of ``space`` that a mage coming from ``frm`` arrives at:
+    they came from ``frm`` too. Only they are paid or skipped (rulebook §A PLAYER'S TURN,
+    Exception: "a Mage present at this edge"; ruling D27); a mage at another edge of the same
+    space costs nothing."""
+    pos, came = s.pos, s.came
+    return tuple(q for q in range(len(pos)) if q != p and pos[q] == space and came[q] == frm)
 
 
-def can_stop(s: DjinnState, p: int, t: int) -> bool:
+def can_stop(s: DjinnState, p: int, t: int, frm: int) -> bool:
     if "movement_free" in s.fx[p]:
         return True
-    return s.coins[p] + s.scrolls[p] >= len(occupants(s, p, t))
+    return s.coins[p] + s.scrolls[p] >= len(occupants(s, p, t, frm))
 
 
 def reachable(s: DjinnState, p: int, t: int, frm: int, visited: int, stuck: int) -> bool:
-    """Whether a move onto ``t`` (from ``frm``) can end somewhere: ``t`` is free, the mage can
-    pay everyone there, or skipping on leads to such a space (never back along the path just
-    taken, never onto a space passed in this move: ruling D1)."""
-    if stuck or not occupants(s, p, t) or can_stop(s, p, t):
+    """Whether a move onto ``t`` (from ``frm``) can end somewhere: nobody stands at the edge
+    it arrives at, the mage can pay everyone there, or skipping on leads to such a space
+    (never back along the path just taken, never onto a space passed in this move: ruling
+    D1)."""
+    if stuck or not occupants(s, p, t, frm) or can_stop(s, p, t, frm):
         return True
     seen = visited | (1 << t)
     return any(
