@@ -268,11 +268,13 @@ def check_decisions(state: GameState) -> None:
         view = state.view(seat, include_log=False)
         if seat not in acting:
             assert decision is None, f"seat {seat} is not to act but has a decision"
+            assert state.reaction(seat) is None, f"seat {seat} is not to act but may react"
             assert view["decision"] is None
             assert state.default_action(seat) is None
             continue
         assert decision is not None, f"seat {seat} is to act but has no decision"
         assert decision.seat == seat
+        assert state.reaction(seat) == decision.reaction, "reaction() disagrees with decision"
         assert isinstance(decision.kind, IntEnum), "a decision kind comes from the game's enum"
         assert list(decision.options) == list(state.legal_actions(seat)), (
             f"seat {seat}: decision options {decision.options} != legal actions"
