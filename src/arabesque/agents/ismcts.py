@@ -321,7 +321,10 @@ class _Search:
                 table = node.regrets[picked_seat]
                 estimate = u / prob
                 for a, row in table.items():
-                    row[0] += (estimate if a == action else 0.0) - u
+                    # Regret matching+: regrets floored at zero, which settles on a mixed
+                    # answer much sooner than plain regret matching under sampling noise.
+                    regret = row[0] + (estimate if a == action else 0.0) - u
+                    row[0] = regret if regret > 0.0 else 0.0
                 row = table[action]
                 row[2] += 1.0
                 row[3] += u
