@@ -444,6 +444,19 @@ def test_bench_json() -> None:
     assert data["step"].startswith("one step = one applied player action")
 
 
+def test_bench_search_json() -> None:
+    """``--search`` adds IS-MCTS iterations per second (default horizon and full rollouts)
+    and their ratios to the same run's steps per second."""
+    proc = run("bench", "ali-baba", "--seconds", "0.5", "--players", "2", "--search", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    for key in ("search_iterations_per_s", "full_rollout_iterations_per_s"):
+        assert data[key] > 0, key
+        assert data["search_ratios_to_steps"][key] == data[key] / data["steps_per_s"]
+    assert data["search_horizon"] >= 30
+    assert data["search_applies_per_iteration"] <= data["full_rollout_applies_per_iteration"]
+
+
 # -- listings -----------------------------------------------------------------------------------
 
 

@@ -430,12 +430,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from arabesque.bench import RATES, bench
+    from arabesque.bench import RATES, SEARCH_RATES, bench
 
     if not args.json:
         print(f"benchmarking {args.game} for {args.seconds:g} s ...", file=sys.stderr)
     result = bench(
-        args.game, args.seconds, num_players=args.players, seed=args.seed, **_game_options(args)
+        args.game,
+        args.seconds,
+        num_players=args.players,
+        seed=args.seed,
+        search=args.search,
+        **_game_options(args),
     )
     if args.json:
         _print_json(result)
@@ -453,6 +458,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if name in result:
             ratio = result["ratios_to_steps"][name]
             out.print(f"  {name:<18}{result[name]:.0f}  ({ratio:.2f}x steps_per_s)")
+    for name in SEARCH_RATES:
+        if name in result:
+            ratio = result["search_ratios_to_steps"][name]
+            out.print(f"  {name:<30}{result[name]:.1f}  ({ratio:.4f}x steps_per_s)")
     out.print(f"  {result['step']}", soft_wrap=True)
     return 0
 
@@ -495,15 +504,16 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from arabesque.agents.registry import agent_names
+    from arabesque.agents.registry import agent_descriptions
 
     get_game(args.game)
-    names = agent_names(args.game)
+    described = agent_descriptions(args.game)
     if args.json:
-        _print_json(names)
+        _print_json(sorted(described))
     else:
-        for name in names:
-            print(name)
+        width = max(map(len, described))
+        for name, description in sorted(described.items()):
+            print(f"{name:<{width}}  {description}".rstrip())
     return 0
 
 
@@ -730,6 +740,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=_positive_seconds, default=5.0)
     p.add_argument("--players", type=_positive_int)
     p.add_argument("--seed", type=_integer, default=0)
+    p.add_argument(
+        "--search",
+        action="store_true",
+        help="also IS-MCTS iterations per second (default horizon, and full rollouts)",
+    )
     _add_game_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_bench)

@@ -53,7 +53,9 @@ from arabesque.games.ali_baba.bots.policy import HeuristicAgent
 from arabesque.games.ali_baba.bots.position import Position
 from arabesque.games.ali_baba.bots.rollout_value import evaluate, evaluate_all
 
-register_agent("ali-baba", "heuristic", HeuristicAgent)
+register_agent(
+    "ali-baba", "heuristic", HeuristicAgent, "hand-written rules of thumb, from its seat's view"
+)
 register_evaluation("ali-baba", evaluate, evaluate_all)
 
 __all__ = ["HeuristicAgent", "Position", "evaluate", "set_gain"]
