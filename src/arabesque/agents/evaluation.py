@@ -75,25 +75,36 @@ def outcome_values(state: GameState) -> list[float]:
     return [1.0 if r == 1 else 0.2 * (n - r) / (n - 1) for r in state.ranking()]
 
 
+#: The share of a margin's value that is the seat's share of the two potentials, which
+#: keeps telling positions apart where the logistic has saturated (far ahead or behind).
+SHARE_WEIGHT = 0.2
+
+
+def _margin(mine: float, best: float, scale: float) -> float:
+    x = (mine - best) / scale
+    logistic = 0.0 if x < -30.0 else 1.0 / (1.0 + math.exp(-x))
+    low = min(mine, best, 0.0)
+    total = mine + best - 2.0 * low
+    share = 0.5 if total <= 0.0 else (mine - low) / total
+    return (1.0 - SHARE_WEIGHT) * logistic + SHARE_WEIGHT * share
+
+
 def margin_values(potentials: Sequence[float], scale: float) -> list[float]:
     """``margin_value`` of every seat."""
     out = []
     for seat, mine in enumerate(potentials):
         best = max(p for q, p in enumerate(potentials) if q != seat)
-        x = (mine - best) / scale
-        out.append(0.0 if x < -30.0 else 1.0 / (1.0 + math.exp(-x)))
+        out.append(_margin(mine, best, scale))
     return out
 
 
 def margin_value(potentials: Sequence[float], seat: int, scale: float) -> float:
-    """The seat's potential against its best rival's, through a logistic of width
-    ``scale`` (points): an even race is 0.5."""
+    """The seat's potential against its best rival's: mostly a logistic of the margin, of
+    width ``scale`` (points), plus a little of the seat's share of the two potentials (see
+    ``SHARE_WEIGHT``); an even race is 0.5."""
     mine = potentials[seat]
     best = max(p for q, p in enumerate(potentials) if q != seat)
-    x = (mine - best) / scale
-    if x < -30.0:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-x))
+    return _margin(mine, best, scale)
 
 
 def score_evaluation(state: GameState, seat: int) -> float:
