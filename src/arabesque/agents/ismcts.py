@@ -17,8 +17,8 @@ A real-time decision (``decision.reaction``: the lamp race) is searched as react
 the reaction time comes from a ``ReactionProfile`` through ``reaction.action_for(ms)``, never
 below the profile's floor, for the searching seat and for the seats it imagines alike.
 
-Below the tree, a rollout plays uniformly random actions (a random seat of a simultaneous
-phase first) for at most ``horizon`` steps, and the position reached is valued for every seat
+Below the tree, a rollout plays uniformly random actions (the seats of a simultaneous phase
+in turn) for at most ``horizon`` steps, and the position reached is valued for every seat
 by the game's evaluation (agents/evaluation.py), or by its outcome when the game ended.
 
 Budgets: ``fm`` counts forward-model calls (``apply`` on copies; TAG's unit), ``iters``
@@ -295,11 +295,9 @@ class _Search:
         horizon = self.config.horizon if self.config.rollout == "random" else -1
         rng = self.rng
         while not state.is_over and steps != horizon:
-            acting = state.to_act()
-            if len(acting) == 1:
-                (seat,) = acting
-            else:
-                seat = sorted(acting)[int(rng.random() * len(acting))]
+            # In a simultaneous phase every seat answers before the reveal, in any order:
+            # the lowest first is as good as a random one, and cheaper.
+            seat = min(state.to_act())
             reaction = state.reaction(seat) if real_time else None
             if reaction is not None:
                 action = self._reaction_action(reaction) if rng.random() < 0.5 else reaction.none
