@@ -469,6 +469,12 @@ def test_games_agents_and_cards(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "magic-lamp" in out and "2-5" in out
     code, out, _ = call(capsys, "agents", "magic-lamp")
     assert code == 0 and "random" in out.split()
+    # The search levels, each on one line with its description.
+    lines = {line.split()[0]: line for line in out.splitlines() if line.strip()}
+    for level in ("easy", "medium", "hard"):
+        assert "search bot" in lines[level]
+    code, out, _ = call(capsys, "agents", "magic-lamp", "--json")
+    assert code == 0 and {"easy", "medium", "hard", "ismcts"} <= set(json.loads(out))
     code, out, _ = call(capsys, "cards", "magic-lamp", "--json")
     assert code == 0
     data = json.loads(out)
