@@ -444,6 +444,19 @@ def test_bench_json() -> None:
     assert data["step"].startswith("one step = one applied player action")
 
 
+def test_bench_search_json() -> None:
+    """``--search`` adds IS-MCTS iterations per second (default horizon and full rollouts)
+    and their ratios to the same run's steps per second."""
+    proc = run("bench", "ali-baba", "--seconds", "0.5", "--players", "2", "--search", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    for key in ("search_iterations_per_s", "full_rollout_iterations_per_s"):
+        assert data[key] > 0, key
+        assert data["search_ratios_to_steps"][key] == data[key] / data["steps_per_s"]
+    assert data["search_horizon"] >= 30
+    assert data["search_applies_per_iteration"] <= data["full_rollout_applies_per_iteration"]
+
+
 # -- listings -----------------------------------------------------------------------------------
 
 
@@ -456,6 +469,12 @@ def test_games_agents_and_cards(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "magic-lamp" in out and "2-5" in out
     code, out, _ = call(capsys, "agents", "magic-lamp")
     assert code == 0 and "random" in out.split()
+    # The search levels, each on one line with its description.
+    lines = {line.split()[0]: line for line in out.splitlines() if line.strip()}
+    for level in ("easy", "medium", "hard"):
+        assert "search bot" in lines[level]
+    code, out, _ = call(capsys, "agents", "magic-lamp", "--json")
+    assert code == 0 and {"easy", "medium", "hard", "ismcts"} <= set(json.loads(out))
     code, out, _ = call(capsys, "cards", "magic-lamp", "--json")
     assert code == 0
     data = json.loads(out)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from arabesque.core import get_game
 from arabesque.games.ali_baba.state import EMPTY, NOT_SHOWN, AliBabaState
 from arabesque.games.ali_baba.state import Phase as AliPhase
@@ -149,3 +151,32 @@ def test_no_log_tells_another_seat_who_has_committed() -> None:
     act(state, 0, "rub 300ms")
     for seat in (1, 2, None):
         assert state.log_since(seat, start)[0] == [], f"seat {seat} saw player 0 answer"
+
+
+@pytest.mark.parametrize("game_id", ["magic-lamp", "ali-baba", "djinn"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_equal_views_and_equal_rngs_give_equal_copies(game_id: str, players: int) -> None:
+    """Determinization is a function of what the seat knows and the rng alone: a state and
+    a twin with the same view but other hidden cards (a determinization of it), determinized
+    with equally seeded rngs, give the same copy — along a whole random game, each seat."""
+    spec = get_game(game_id)
+    params = spec.make_params(num_players=players)
+    rng = random.Random(players)
+    state = spec.new_game(params, seed=7)
+    checked = 0
+    while not state.is_over:
+        for seat in range(players):
+            twin = state.determinize(seat, rng)
+            assert twin.view(seat, include_log=False) == state.view(seat, include_log=False)
+            if checked == 0:
+                assert twin.fingerprint() != state.fingerprint()
+            mine = state.determinize(seat, random.Random(checked))
+            theirs = twin.determinize(seat, random.Random(checked))
+            assert mine.fingerprint() == theirs.fingerprint(), (game_id, seat, state.version)
+            checked += 1
+        for _ in range(5):
+            if state.is_over:
+                break
+            seat = min(state.to_act())
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert checked > 20

@@ -46,6 +46,11 @@ def test_lobby_http(server: ServerThread) -> None:
     games = http.get("/api/games").json()
     assert {g["id"] for g in games} >= {"magic-lamp", "ali-baba"}
     assert all("random" in g["agents"] for g in games)
+    for g in games:
+        # The search levels, each with a one-line description the lobby can show.
+        assert {"easy", "medium", "hard"} <= set(g["agents"])
+        assert set(g["agent_descriptions"]) == set(g["agents"])
+        assert all(g["agent_descriptions"][level] for level in ("easy", "medium", "hard"))
     page = http.get("/")
     assert page.status_code == 200 and "/static/app.js" in page.text  # the browser client
 

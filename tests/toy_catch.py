@@ -326,9 +326,10 @@ class ToyCatchState(GameState):
         return new
 
     def _resample(self, player: int, rng: random.Random) -> None:
-        """Hidden information is only the bag's order (nobody has seen it): shuffle it."""
+        """Hidden information is only the bag's order (nobody has seen it): shuffle it, from
+        sorted order so that the copy does not depend on the real order."""
         self.start = {}
-        bag = list(self.bag)
+        bag = sorted(self.bag)
         rng.shuffle(bag)
         self.bag = tuple(bag)
 

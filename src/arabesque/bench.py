@@ -101,6 +101,51 @@ def position_rates(
     return {name: _rate(states, op, seconds) for name, op in ops.items()}
 
 
+#: What ``--search`` measures (agents/ismcts.py), on the acting seat of each mid-game state.
+SEARCH_RATES: dict[str, str] = {
+    "search_iterations_per_s": (
+        "IS-MCTS iterations (determinize, tree, random rollout cut at the default horizon, "
+        "evaluation) per second on one core"
+    ),
+    "full_rollout_iterations_per_s": "the same with random rollouts played to the game's end",
+}
+
+
+def search_rates(spec: GameSpec, params: Any, seed: int, seconds: float) -> dict[str, Any]:
+    """IS-MCTS iterations per second on the mid-game states, at the default horizon and with
+    full rollouts, each for about ``seconds``: each state's acting seat searches in slices of
+    a few iterations until the time is up."""
+    from arabesque.agents.base import Observation
+    from arabesque.agents.ismcts import Budget, SearchConfig, search
+
+    observations = []
+    for state, _ in mid_game_states(spec, params, seed):
+        if state.is_over:
+            continue
+        seat = min(state.to_act())
+        observations.append(Observation(state, seat))
+    rng = random.Random(seed)
+    out: dict[str, Any] = {}
+    for name, config, chunk in (
+        ("search_iterations_per_s", SearchConfig(), 20),
+        ("full_rollout_iterations_per_s", SearchConfig(rollout="full"), 2),
+    ):
+        iterations = 0
+        applies = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            for obs in observations:
+                result = search(obs, Budget(iters=chunk), rng, config)
+                iterations += result.iterations
+                applies += result.applies
+        elapsed = time.perf_counter() - start
+        out[name] = iterations / elapsed
+        out[name.replace("iterations_per_s", "applies_per_iteration")] = applies / iterations
+    out["search_horizon"] = SearchConfig().horizon
+    return out
+
+
 def default_players(spec: GameSpec) -> int:
     """The player count a game's params default to, else its minimum."""
     for f in dataclasses.fields(spec.params_type):
@@ -116,6 +161,7 @@ def bench(
     seed: int = 0,
     rates: bool = True,
     rl: bool = False,
+    search: bool = False,
     **options: Any,
 ) -> dict[str, Any]:
     """Random playouts for about ``seconds``; games_per_s counts finished games only, while
@@ -123,7 +169,9 @@ def bench(
     With ``rates``, the per-position rates follow, each timed for a fifth of ``seconds``
     (0.2 to 2 s), and each is also given as a ratio to steps_per_s. With ``rl``, the
     research environments' rates follow under ``"rl"`` (arabesque.rl.bench; needs the rl
-    extra), as ratios to steps_per_s and to observation_per_s."""
+    extra), as ratios to steps_per_s and to observation_per_s. With ``search``, the IS-MCTS
+    rates (``SEARCH_RATES``) follow, each timed for about ``seconds`` and also given as a
+    ratio to steps_per_s."""
     if not seconds > 0:
         raise ValueError(f"--seconds must be positive, got {seconds}")
     spec = get_game(game_id)
@@ -175,6 +223,14 @@ def bench(
             extra.get("observation_per_s"),
             **options,
         )
+    if search:
+        found = search_rates(spec, params, seed, seconds)
+        extra = {
+            **extra,
+            **found,
+            "search_ratios_to_steps": {k: found[k] / steps_per_s for k in SEARCH_RATES},
+            "search_rates": dict(SEARCH_RATES),
+        }
     return {
         "game": game_id,
         "players": players,

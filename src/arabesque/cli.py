@@ -444,7 +444,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from arabesque.bench import RATES, bench
+    from arabesque.bench import RATES, SEARCH_RATES, bench
 
     if not args.json:
         print(f"benchmarking {args.game} for {args.seconds:g} s ...", file=sys.stderr)
@@ -454,6 +454,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         num_players=args.players,
         seed=args.seed,
         rl=args.rl,
+        search=args.search,
         **_game_options(args),
     )
     if args.json:
@@ -488,6 +489,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 f"steps/s, {vector['ratio']:.2f}x one env ({vector['one_env_steps_per_s']:.0f})",
                 soft_wrap=True,
             )
+    for name in SEARCH_RATES:
+        if name in result:
+            ratio = result["search_ratios_to_steps"][name]
+            out.print(f"  {name:<30}{result[name]:.1f}  ({ratio:.4f}x steps_per_s)")
     out.print(f"  {result['step']}", soft_wrap=True)
     return 0
 
@@ -530,15 +535,16 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_agents(args: argparse.Namespace) -> int:
-    from arabesque.agents.registry import agent_names
+    from arabesque.agents.registry import agent_descriptions
 
     get_game(args.game)
-    names = agent_names(args.game)
+    described = agent_descriptions(args.game)
     if args.json:
-        _print_json(names)
+        _print_json(sorted(described))
     else:
-        for name in names:
-            print(name)
+        width = max(map(len, described))
+        for name, description in sorted(described.items()):
+            print(f"{name:<{width}}  {description}".rstrip())
     return 0
 
 
@@ -787,6 +793,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--rl",
         action="store_true",
         help="also the research environments' steps/s (PettingZoo, Gymnasium; the rl extra)",
+    )
+    p.add_argument(
+        "--search",
+        action="store_true",
+        help="also IS-MCTS iterations per second (default horizon, and full rollouts)",
     )
     _add_game_options(p)
     p.add_argument("--json", action="store_true")

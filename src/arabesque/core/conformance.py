@@ -226,6 +226,24 @@ def check_determinizations_vary(state: GameState, rng: random.Random, samples: i
     return False
 
 
+def check_determinize_canonical(state: GameState, rng: random.Random) -> None:
+    """Determinization is a function of what the seat knows: two states that look the same
+    to a seat (equal views), determinized with equally seeded rngs, give the same copy. The
+    twin is a determinization itself (the same view, other hidden cards, already checked by
+    ``check_views_hide``). Otherwise a search bot's choice would follow the real deal."""
+    for seat in range(state.num_players):
+        twin = state.determinize(seat, rng)
+        assert twin.view(seat, include_log=False) == state.view(seat, include_log=False)
+        seed = rng.getrandbits(64)
+        mine = state.determinize(seat, random.Random(seed))
+        theirs = twin.determinize(seat, random.Random(seed))
+        if mine.fingerprint() != theirs.fingerprint():
+            raise AssertionError(
+                f"seat {seat}: two states with the same view, determinized with the same rng, "
+                "gave different copies (the re-sampling follows the real hidden order)"
+            )
+
+
 def check_search_copy(state: GameState, rng: random.Random) -> None:
     """A search copy is the same position without history or log, logs nothing as it
     plays, and leaves the original untouched."""
@@ -251,11 +269,13 @@ def check_decisions(state: GameState) -> None:
         view = state.view(seat, include_log=False)
         if seat not in acting:
             assert decision is None, f"seat {seat} is not to act but has a decision"
+            assert state.reaction(seat) is None, f"seat {seat} is not to act but may react"
             assert view["decision"] is None
             assert state.default_action(seat) is None
             continue
         assert decision is not None, f"seat {seat} is to act but has no decision"
         assert decision.seat == seat
+        assert state.reaction(seat) == decision.reaction, "reaction() disagrees with decision"
         assert isinstance(decision.kind, IntEnum), "a decision kind comes from the game's enum"
         assert list(decision.options) == list(state.legal_actions(seat)), (
             f"seat {seat}: decision options {decision.options} != legal actions"
@@ -500,6 +520,7 @@ def run_conformance(
             check_json_views(state)
             check_views_hide(state, rng, samples=1)
             check_determinize_honest(state, rng)
+            check_determinize_canonical(state, rng)
             check_search_copy(state, rng)
             check_versions(state, rng)
             check_clone_independence(state, rng)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self, TypeVar
 
 from arabesque.core import gamedata
-from arabesque.core.decision import Decision
+from arabesque.core.decision import Decision, Reaction
 from arabesque.core.errors import (
     ComponentsError,
     GameOverError,
@@ -475,6 +475,14 @@ class GameState(ABC):
     @abstractmethod
     def _decision(self, seat: int) -> Decision:
         """The decision of ``seat``, which is among ``to_act()``."""
+
+    def reaction(self, seat: int) -> Reaction | None:
+        """The real-time reaction of ``seat``'s decision (``decision(seat).reaction``), None
+        when it has none or nothing to decide. Search bots ask it at every step of a
+        real-time game, so a game with reactions answers it without building the decision."""
+        if seat not in self.to_act():
+            return None
+        return self._decision(seat).reaction
 
     def default_action(self, seat: int) -> int | None:
         """The action a seat whose time runs out gets (None when it has nothing to decide)."""

@@ -29,7 +29,7 @@ from starlette.websockets import WebSocketDisconnect
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from arabesque import __version__
-from arabesque.agents.registry import agent_names
+from arabesque.agents.registry import agent_descriptions, agent_names
 from arabesque.bench import default_players
 from arabesque.core.game import Params
 from arabesque.core.limits import quote
@@ -312,6 +312,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     default_players=default_players(spec),
                     real_time=spec.real_time,
                     agents=agent_names(spec.id),
+                    agent_descriptions=agent_descriptions(spec.id),
                     options=game_options(spec.params_type),
                     description=spec.description,
                     length=spec.length,

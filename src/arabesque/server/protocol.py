@@ -399,6 +399,8 @@ class GameInfo(BaseModel):
     default_players: int
     real_time: bool
     agents: list[str]
+    #: Each agent's one-line description (the search levels say what they are).
+    agent_descriptions: dict[str, str] = Field(default_factory=dict)
     #: The options a lobby offers (not the data file, not the safety caps).
     options: list[OptionInfo] = Field(default_factory=list)
     #: What the game is, in one line, and how long a game lasts, in words.

@@ -459,7 +459,9 @@ def resample_hidden(s: AliBabaState, seat: int, rng: random.Random) -> None:
     s.start = {}
     hidden_places = [p for p, t in enumerate(s.cell) if t != EMPTY and s.cover[p] > 0]
     if hidden_places or s.box:
-        pool = [s.cell[p] for p in hidden_places] + s.box
+        # Sorted before the shuffle: the copy is a function of what the seat knows and the
+        # rng alone (a search bot's choice must not depend on the real deal).
+        pool = sorted([s.cell[p] for p in hidden_places] + s.box)
         rng.shuffle(pool)
         for place, t in zip(hidden_places, pool, strict=False):
             s.cell[place] = t

@@ -13,6 +13,7 @@ from enum import IntEnum
 from typing import Any, Self
 
 from arabesque.core.decision import Decision as CoreDecision
+from arabesque.core.decision import Reaction
 from arabesque.core.errors import ParamsError
 from arabesque.core.events import Event
 from arabesque.core.game import GameState, Params
@@ -270,6 +271,14 @@ class MagicLampState(GameState):
         from arabesque.games.magic_lamp.decisions import decision_for
 
         return decision_for(self, seat)
+
+    def reaction(self, seat: int) -> Reaction | None:
+        # The lamp race is the one real-time decision; answered without building it.
+        if self.phase is _RACE and seat in self.waiting:
+            from arabesque.games.magic_lamp.decisions import RACE_REACTION
+
+            return RACE_REACTION
+        return None
 
     def public_data(self) -> Components:
         return self.comp

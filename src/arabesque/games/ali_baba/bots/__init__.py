@@ -46,11 +46,16 @@ This module registers the agent (the agent registry imports ``<game package>.bot
 
 from __future__ import annotations
 
+from arabesque.agents.evaluation import register_evaluation
 from arabesque.agents.registry import register_agent
 from arabesque.games.ali_baba.bots.evaluation import set_gain
 from arabesque.games.ali_baba.bots.policy import HeuristicAgent
 from arabesque.games.ali_baba.bots.position import Position
+from arabesque.games.ali_baba.bots.rollout_value import evaluate, evaluate_all
 
-register_agent("ali-baba", "heuristic", HeuristicAgent)
+register_agent(
+    "ali-baba", "heuristic", HeuristicAgent, "hand-written rules of thumb, from its seat's view"
+)
+register_evaluation("ali-baba", evaluate, evaluate_all)
 
-__all__ = ["HeuristicAgent", "Position", "set_gain"]
+__all__ = ["HeuristicAgent", "Position", "evaluate", "set_gain"]

@@ -51,10 +51,15 @@ Importing the package registers the agent as ``heuristic`` (the agent registry i
 
 from __future__ import annotations
 
+from arabesque.agents.evaluation import register_evaluation
 from arabesque.agents.registry import register_agent
 from arabesque.games.djinn.bots.policy import HeuristicAgent
+from arabesque.games.djinn.bots.rollout_value import evaluate, evaluate_all
 from arabesque.games.djinn.bots.search import Position
 
-register_agent("djinn", "heuristic", HeuristicAgent)
+register_agent(
+    "djinn", "heuristic", HeuristicAgent, "hand-written rules of thumb, from its seat's view"
+)
+register_evaluation("djinn", evaluate, evaluate_all)
 
-__all__ = ["HeuristicAgent", "Position"]
+__all__ = ["HeuristicAgent", "Position", "evaluate"]

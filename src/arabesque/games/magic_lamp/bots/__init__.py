@@ -36,11 +36,16 @@ This module registers the agent (the agent registry imports ``<game package>.bot
 re-exports what code outside the package uses.
 """
 
+from arabesque.agents.evaluation import register_evaluation
 from arabesque.agents.registry import register_agent
 from arabesque.games.magic_lamp.bots.policy import HeuristicAgent
 from arabesque.games.magic_lamp.bots.position import _ChestModel
+from arabesque.games.magic_lamp.bots.rollout_value import evaluate, evaluate_all
 from arabesque.games.magic_lamp.bots.search import search_value
 
-register_agent("magic-lamp", "heuristic", HeuristicAgent)
+register_agent(
+    "magic-lamp", "heuristic", HeuristicAgent, "hand-written rules of thumb, from its seat's view"
+)
+register_evaluation("magic-lamp", evaluate, evaluate_all)
 
-__all__ = ["HeuristicAgent", "_ChestModel", "search_value"]
+__all__ = ["HeuristicAgent", "_ChestModel", "evaluate", "search_value"]

@@ -27,7 +27,10 @@ def resample_hidden(new: MagicLampState, player: int, rng: random.Random) -> Non
     searches the copy chooses for them. The real setup is forgotten."""
     new.start = {}
     # Sorting by independent uniform keys is a uniform shuffle, and several times faster
-    # than ``rng.shuffle`` (one C call per key instead of Python-level index draws).
+    # than ``rng.shuffle`` (one C call per key instead of Python-level index draws). The keys
+    # are drawn for the unseen cards in sorted order, not in their real order, so the copy is
+    # a function of what the seat knows and the rng alone (a search bot's choice must not
+    # depend on the real deal).
     key = _random_key(rng)
     sorcerers = new.comp.sorcerers
     for c, deck in enumerate(new.decks):
@@ -35,18 +38,18 @@ def resample_hidden(new: MagicLampState, player: int, rng: random.Random) -> Non
         end = len(deck) - len(new.known_top[player][c])
         at = deck.index(sorcerers[c]) if sorcerers[c] in deck else -1
         if 0 <= at < end:
-            cards = sorted(deck[:at] + deck[at + 1 : end], key=key)
+            cards = sorted(sorted(deck[:at] + deck[at + 1 : end]), key=key)
             deck[:at] = cards[:at]
             deck[at + 1 : end] = cards[at:]
         else:
-            deck[:end] = sorted(deck[:end], key=key)
+            deck[:end] = sorted(sorted(deck[:end]), key=key)
         for q in range(new.num_players):
             if q != player and new.known_top[q][c]:
                 k = len(new.known_top[q][c])
                 new.known_top[q][c] = deck[: -k - 1 : -1]
     # The Lamp pile is bottom first: its bottom ``lamp_known`` cards went under in view of all.
     known = new.lamp_known
-    new.lamp_deck[known:] = sorted(new.lamp_deck[known:], key=key)
+    new.lamp_deck[known:] = sorted(sorted(new.lamp_deck[known:]), key=key)
     others = [q for q in range(new.num_players) if q != player]
     if new.phase is Phase.SETTING:
         for q in others:
