@@ -176,6 +176,15 @@ def test_simulate_json_shows_progress_on_a_terminal_stderr_and_keeps_stdout_pure
     assert "simulating" in terminal.getvalue() and "8/8" in terminal.getvalue()
 
 
+def _restore_ctrl_c() -> None:
+    """In the child, before it runs: SIGINT back to its default action. A child inherits an
+    ignored SIGINT (a suite started as `nohup pytest &` from a script: the shell ignores it
+    for background jobs), and Python then keeps it ignored, rightly (Ctrl-C at the terminal
+    is not meant for background jobs); the Ctrl-C tests would wait for nothing. With the
+    default action inherited, Python turns SIGINT into KeyboardInterrupt as in a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt_simulation(records: Path, *extra: str) -> tuple[int, str, str]:
     """Start a long simulation in its own process, press Ctrl-C (SIGINT) once at least two
     games are finished (their record files exist), and return (exit status, stdout,
@@ -186,6 +195,7 @@ def _interrupt_simulation(records: Path, *extra: str) -> tuple[int, str, str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_restore_ctrl_c,
     )
     try:
         deadline = time.monotonic() + 30
