@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -517,6 +518,10 @@ def test_python_dash_m_and_version() -> None:
         (["simulate", "magic-lamp", "--games", "0"], "--games: must be a whole number of at le"),
         (["bench", "magic-lamp", "--seed", "x"], "--seed: must be a whole number, got 'x'"),
         (["bench", "magic-lamp", "--seconds", "inf"], "--seconds: must be a number of seconds"),
+        # Before the run is announced ("benchmarking ..."), not after.
+        (["bench", "nope"], "no game 'nope'"),
+        (["bench", "ali-baba", "--players", "9"], "is for 2-4 players, not 9"),
+        (["bench", "magic-lamp", "--variant", "smaller-cave"], "unknown params ['variant']"),
         # play without a game, and --resume with settings of a new game.
         (["play"], "which game?"),
         (["play", "--resume", "--players", "3"], "--resume goes on with the settings"),
@@ -567,6 +572,7 @@ def _fake_play(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         received.update(kwargs, called="resume")
         return 0
 
+    monkeypatch.setattr(cli, "_has_terminal", lambda: True)
     module = types.SimpleNamespace(main=fake_main, resume=fake_resume)
     monkeypatch.setitem(sys.modules, "arabesque.tui.play", module)
     monkeypatch.setattr("arabesque.tui.play", module, raising=False)
@@ -617,6 +623,24 @@ def test_play_resume_dispatches(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     path = tmp_path / "saved.json"
     assert cli.main(["play", "--resume", str(path), "--window", "2"]) == 0
     assert (received["target"], received["game_id"], received["window_s"]) == (str(path), None, 2)
+
+
+@pytest.mark.parametrize("args", [["magic-lamp"], ["djinn", "--seed", "3"], ["--resume"]])
+def test_play_without_a_terminal_says_it_needs_one(tmp_path: Path, args: list[str]) -> None:
+    # Before, the screen took over a pipe and waited for keys that never came.
+    proc = subprocess.run(
+        [sys.executable, "-m", "arabesque", "play", *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "ARABESQUE_DATA_DIR": str(tmp_path)},
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("arabesque play: error: play needs a terminal")
+    assert proc.stdout == ""
+    assert not list(tmp_path.rglob("*.json")), "no game is started, so none is saved"
 
 
 def test_game_options_reach_the_game_by_name(capsys: pytest.CaptureFixture[str]) -> None:

@@ -110,6 +110,21 @@ def _check_agent(spec: str, game_id: str) -> None:
     make_agent(spec, game_id, seed=0)
 
 
+def _has_terminal() -> bool:
+    """Whether both ends of the screen are a terminal: the game is drawn on stdout and read
+    from the keys on stdin; with either one a pipe or a file, the screen would wait for keys
+    that never come."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _need_terminal() -> None:
+    if not _has_terminal():
+        raise CliError(
+            "play needs a terminal (its stdin and stdout are not one); to play games without "
+            "one, see arabesque simulate"
+        )
+
+
 def _play_module() -> Any:
     try:
         from arabesque.tui import play
@@ -148,6 +163,7 @@ def _resume(args: argparse.Namespace) -> int:
         game, target = target, None
     if game is not None:
         get_game(game)
+    _need_terminal()
     play = _play_module()
     return int(
         play.resume(
@@ -178,6 +194,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     _make_params(spec, players, options)
     agent = DEFAULT_PLAY_AGENT if args.agent is None else args.agent
     _check_agent(agent, spec.id)
+    _need_terminal()
     play = _play_module()
     return int(
         play.main(
@@ -432,11 +449,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from arabesque.bench import RATES, bench
 
+    # The game and its options are checked before the run is announced: a mistyped game is
+    # an error, not a benchmark that fails once begun.
+    options = _game_options(args)
+    _make_params(get_game(args.game), args.players, options)
     if not args.json:
         print(f"benchmarking {args.game} for {args.seconds:g} s ...", file=sys.stderr)
-    result = bench(
-        args.game, args.seconds, num_players=args.players, seed=args.seed, **_game_options(args)
-    )
+    result = bench(args.game, args.seconds, num_players=args.players, seed=args.seed, **options)
     if args.json:
         _print_json(result)
         return 0
@@ -725,9 +744,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(handler=cmd_replay)
 
-    p = sub.add_parser("bench", help="random playouts per second on one process")
+    p = sub.add_parser(
+        "bench",
+        help="random playouts per second on one process",
+        description="Random playouts on one process (steps/s, the in-run anchor), then what a "
+        "server, a bot and a learner ask of a position (views, observations, copies), each "
+        "also as a ratio to steps/s.",
+    )
     p.add_argument("game")
-    p.add_argument("--seconds", type=_positive_seconds, default=5.0)
+    p.add_argument(
+        "--seconds",
+        type=_positive_seconds,
+        default=5.0,
+        help="the whole run's time (default 5): half for the playouts, half for the "
+        "per-position rates",
+    )
     p.add_argument("--players", type=_positive_int)
     p.add_argument("--seed", type=_integer, default=0)
     _add_game_options(p)
