@@ -550,12 +550,26 @@ def cmd_cards(args: argparse.Namespace) -> int:
         columns = list(rows[0])
         table = Table(title=title.replace("_", " "), show_edge=False)
         for name in columns:
-            numeric = all(isinstance(r.get(name), int) for r in rows)
+            values = [r.get(name) for r in rows]
+            if all(isinstance(v, bool) for v in values):
+                # A yes/no column reads as a question ("key?  yes"): True and False are
+                # Python's words, not the reader's.
+                table.add_column(f"{name}?", justify="left")
+                continue
+            numeric = all(isinstance(v, int) for v in values)
             table.add_column(name, justify="right" if numeric else "left")
         for row in rows:
-            table.add_row(*(Text("-" if row.get(k) is None else str(row.get(k))) for k in columns))
+            table.add_row(*(Text(_cell_text(row.get(k))) for k in columns))
         out.print(table)
     return 0
+
+
+def _cell_text(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def cmd_observation(args: argparse.Namespace) -> int:
