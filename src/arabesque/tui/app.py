@@ -508,14 +508,21 @@ class GameOverScreen(ModalScreen[None]):
         self.notes = list(notes)
         self.label = label or (lambda key: key.replace("_", " "))
 
+    def _solo_won(self) -> bool | None:
+        """In a solo game, whether the lone player won: the game's own result (Djinn's solo
+        game is won or lost against Tom), which a ranking of one cannot show; None when
+        several play."""
+        state = self.session.state
+        if state.num_players != 1:
+            return None
+        return state.returns()[0] > 0.5
+
     def compose(self) -> ComposeResult:
         state = self.session.state
         ranks = state.ranking()
         title = Text("Game over. ", style="bold")
-        if state.num_players == 1:
-            # A lone player always ranks first; whether they won is the game's own result
-            # (Djinn's solo game is won or lost against Tom).
-            won = state.returns()[0] > 0.5
+        won = self._solo_won()
+        if won is not None:
             title.append("You win!" if won else "You lose.", style="bold yellow")
         else:
             title.append(winners_line(ranks, self.session.names), style="bold yellow")
@@ -537,14 +544,20 @@ class GameOverScreen(ModalScreen[None]):
         # Headings of two words stand on two lines: the table then fits in 80 columns.
         labels = {key: self.label(key).replace(" ", "\n", 1) for key in columns}
         table.header_height = max([1, *(label.count("\n") + 1 for label in labels.values())])
-        table.add_column("Rank", key="rank")
+        won = self._solo_won()
+        # A lone player always ranks first, and "1 You" under "Tom wins." read as a win:
+        # a solo game's table says the result instead of a rank.
+        if won is None:
+            table.add_column("Rank", key="rank")
+        else:
+            table.add_column("Result", key="result")
         table.add_column("Player", key="player")
         for key in columns:
             table.add_column(labels[key], key=key)
         table.add_column("Total", key="total")
         for p in sorted(range(state.num_players), key=lambda q: (ranks[q], q)):
             table.add_row(
-                str(ranks[p]),
+                str(ranks[p]) if won is None else ("won" if won else "lost"),
                 self.session.names[p],
                 *(str(scores[p].breakdown.get(k, 0)) for k in columns),
                 Text(str(scores[p].total), style="bold"),
