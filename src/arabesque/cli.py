@@ -259,13 +259,23 @@ def _simulation_table(summary: dict[str, Any], spec: GameSpec, elapsed: float) -
             f"range {summary['min_turns']}–{summary['max_turns']})"
         )
     out.print(f"Game length: {length}")
-    out.print(
-        f"Shared victories: {summary['shared_victories']} of {games} games; "
-        f"{summary['win_counting']}, so the wins may add up to more than the games.",
-        soft_wrap=True,
-    )
+    shared = summary["shared_victories"]
+    if shared:
+        # Only when it explains the table: how a win is counted is in --help (and the JSON).
+        wins = sum(seat["wins"] for seat in summary["seats"])
+        out.print(
+            f"Shared victories: {shared} of {games} games, each a win for every winner, "
+            f"so the wins add up to {wins}.",
+            soft_wrap=True,
+        )
     if partial:
         out.print(f"{partial} (the first {games} seeds).", soft_wrap=True)
+
+
+def _win_counting() -> str:
+    from arabesque.sim.batch import WIN_COUNTING
+
+    return WIN_COUNTING
 
 
 def _show_progress(stderr: TextIO) -> bool:
@@ -709,7 +719,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play many games between agents and report statistics",
         description="Play many games between agents and report statistics. Ctrl-C stops the "
         "run and prints the statistics of the games finished so far, marked partial (exit "
-        "status 130).",
+        "status 130). Wins: " + _win_counting() + ".",
     )
     p.add_argument("game")
     p.add_argument("--players", type=_positive_int, help="number of players")
