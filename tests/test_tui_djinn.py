@@ -317,3 +317,21 @@ async def test_a_solo_loss_is_not_ranked_first_under_tom_wins() -> None:
         row = over.table_rows()[0]
         assert "rank" not in row and row["result"] == "lost", row
     assert app.session.final_lines()[0].startswith("You (lost): ")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (119, 40), (120, 32), (200, 60)])
+async def test_a_terminal_too_small_for_the_map_is_told_the_size_to_play_at(
+    size: tuple[int, int],
+) -> None:
+    # At 80×24 the map showed 6 of its 13 spaces and the log 0-3 lines, and nothing said so.
+    app = app_for(new_state(2, seed=11))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        small = size[0] < 120 or size[1] < 32
+        told = f"This terminal is {size[0]}×{size[1]}; Djinn is played best at 120×32"
+        assert (told in " ".join(log_text(app).split())) == small
+        if not small:
+            # At the stated size the whole map is in sight.
+            text = "\n".join(in_sight(app, game(app).query_one("#map")))
+            for space in ("source", "s1", "s6", "r1", "r6"):
+                assert f" {space} " in text, (space, text)

@@ -147,6 +147,11 @@ class GameScreen(Screen[None]):
     #: The id of the column that scrolls when the terminal is small (PgUp/PgDn move it).
     BOARD_SCROLL: ClassVar[str] = ""
 
+    #: The smallest terminal (columns, lines) the game is playable in without scrolling to
+    #: the board or opening the whole log; None: the README's 80×24. Said on start when the
+    #: terminal is smaller.
+    MIN_SIZE: ClassVar[tuple[int, int] | None] = None
+
     def __init__(
         self, session: Session, *, bot_delay: float, window_s: float, assist: bool = False
     ) -> None:
@@ -292,6 +297,27 @@ class GameScreen(Screen[None]):
         if self._handle_key(event.key):
             event.stop()
             event.prevent_default()
+
+    def size_warning(self) -> str | None:
+        """What to say when the terminal is smaller than ``MIN_SIZE`` (None when it is not)."""
+        if self.MIN_SIZE is None:
+            return None
+        width, height = self.app.size
+        min_w, min_h = self.MIN_SIZE
+        if width >= min_w and height >= min_h:
+            return None
+        return (
+            f"This terminal is {width}×{height}; {self.session.state.spec.name} is played best "
+            f"at {min_w}×{min_h} or more (the whole board and the last events at once). "
+            "Here PgDn/PgUp scroll the board and F3 shows the whole log."
+        )
+
+    def warn_if_small(self) -> None:
+        """Say ``size_warning`` in the log and as a notice on screen."""
+        warning = self.size_warning()
+        if warning is not None:
+            self.write_log(Text(warning, style="bold yellow"))
+            self.notify(warning, severity="warning", timeout=10)
 
     def action_help(self) -> None:
         if isinstance(self.app.screen, HelpScreen):
