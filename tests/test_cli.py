@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -96,8 +97,30 @@ def test_simulate_is_identical_with_one_or_two_workers(capsys: pytest.CaptureFix
 def test_simulate_table_for_humans(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = call(capsys, "simulate", "magic-lamp", "--players", "2", "--games", "3")
     assert code == 0
-    assert "95% interval" in out and "Game length" in out and "Shared victories" in out
+    assert "95% interval" in out and "Game length" in out
     assert out.count("random") == 2
+
+
+def test_simulate_speaks_of_shared_victories_only_when_there_are_some(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Every run once ended with a paragraph on how wins are counted; it is in --help now, and
+    # the table's last line speaks of shared victories only when the wins column has some.
+    args = ["simulate", "magic-lamp", "--players", "4", "--games", "20", "--seed", "0"]
+    code, out, _ = call(capsys, *args, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["shared_victories"] > 0
+    wins = sum(seat["wins"] for seat in data["seats"])
+    code, out, _ = call(capsys, *args)
+    assert code == 0
+    line = f"Shared victories: {data['shared_victories']} of 20 games, each a win for every"
+    assert out.count("Shared victories") == 1 and line in " ".join(out.split())
+    assert f"the wins add up to {wins}." in out
+    assert "returns()" not in out
+    code, out, _ = call(capsys, "simulate", "magic-lamp", "--players", "2", "--games", "3")
+    assert code == 0 and "Shared victories" not in out and "returns()" not in out
+    help_text = run("simulate", "--help").stdout
+    assert "shared victory counts as a win for each winner" in " ".join(help_text.split())
 
 
 def test_recorded_games_replay_to_the_same_final_scores(
@@ -176,6 +199,15 @@ def test_simulate_json_shows_progress_on_a_terminal_stderr_and_keeps_stdout_pure
     assert "simulating" in terminal.getvalue() and "8/8" in terminal.getvalue()
 
 
+def _restore_ctrl_c() -> None:
+    """In the child, before it runs: SIGINT back to its default action. A child inherits an
+    ignored SIGINT (a suite started as `nohup pytest &` from a script: the shell ignores it
+    for background jobs), and Python then keeps it ignored, rightly (Ctrl-C at the terminal
+    is not meant for background jobs); the Ctrl-C tests would wait for nothing. With the
+    default action inherited, Python turns SIGINT into KeyboardInterrupt as in a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt_simulation(records: Path, *extra: str) -> tuple[int, str, str]:
     """Start a long simulation in its own process, press Ctrl-C (SIGINT) once at least two
     games are finished (their record files exist), and return (exit status, stdout,
@@ -186,6 +218,7 @@ def _interrupt_simulation(records: Path, *extra: str) -> tuple[int, str, str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_restore_ctrl_c,
     )
     try:
         deadline = time.monotonic() + 30
@@ -526,6 +559,10 @@ def test_python_dash_m_and_version() -> None:
         (["simulate", "magic-lamp", "--games", "0"], "--games: must be a whole number of at le"),
         (["bench", "magic-lamp", "--seed", "x"], "--seed: must be a whole number, got 'x'"),
         (["bench", "magic-lamp", "--seconds", "inf"], "--seconds: must be a number of seconds"),
+        # Before the run is announced ("benchmarking ..."), not after.
+        (["bench", "nope"], "no game 'nope'"),
+        (["bench", "ali-baba", "--players", "9"], "is for 2-4 players, not 9"),
+        (["bench", "magic-lamp", "--variant", "smaller-cave"], "unknown params ['variant']"),
         # play without a game, and --resume with settings of a new game.
         (["play"], "which game?"),
         (["play", "--resume", "--players", "3"], "--resume goes on with the settings"),
@@ -576,6 +613,7 @@ def _fake_play(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         received.update(kwargs, called="resume")
         return 0
 
+    monkeypatch.setattr(cli, "_has_terminal", lambda: True)
     module = types.SimpleNamespace(main=fake_main, resume=fake_resume)
     monkeypatch.setitem(sys.modules, "arabesque.tui.play", module)
     monkeypatch.setattr("arabesque.tui.play", module, raising=False)
@@ -626,6 +664,24 @@ def test_play_resume_dispatches(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     path = tmp_path / "saved.json"
     assert cli.main(["play", "--resume", str(path), "--window", "2"]) == 0
     assert (received["target"], received["game_id"], received["window_s"]) == (str(path), None, 2)
+
+
+@pytest.mark.parametrize("args", [["magic-lamp"], ["djinn", "--seed", "3"], ["--resume"]])
+def test_play_without_a_terminal_says_it_needs_one(tmp_path: Path, args: list[str]) -> None:
+    # Before, the screen took over a pipe and waited for keys that never came.
+    proc = subprocess.run(
+        [sys.executable, "-m", "arabesque", "play", *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "ARABESQUE_DATA_DIR": str(tmp_path)},
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("arabesque play: error: play needs a terminal")
+    assert proc.stdout == ""
+    assert not list(tmp_path.rglob("*.json")), "no game is started, so none is saved"
 
 
 def test_game_options_reach_the_game_by_name(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from arabesque.agents.registry import agent_names
-from arabesque.bench import STEP_DEFINITION, bench, default_players
+from arabesque.bench import PLAYOUT_SHARE, STEP_DEFINITION, bench, default_players
 from arabesque.core import GameRecord, get_game
 from arabesque.sim.batch import (
     WIN_COUNTING,
@@ -302,7 +303,33 @@ def test_bench_reports_consistent_figures() -> None:
     assert result["steps"] >= result["games"] * result["mean_game_length"]
     assert result["steps_per_s"] == pytest.approx(result["steps"] / result["seconds"])
     assert result["games_per_s"] == pytest.approx(result["games"] / result["seconds"])
-    assert result["seconds"] >= 0.3
+    # The playouts take their share of the time; the whole run takes the time asked.
+    assert result["seconds"] >= 0.3 * PLAYOUT_SHARE
+    assert result["total_seconds"] >= 0.3
+
+
+def test_bench_seconds_is_the_whole_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    # --seconds 10 once took about 20 s: the playouts took all of it, then five rates a fifth
+    # each. Now the rates get what the playouts leave, and share it.
+    from arabesque import bench as bench_module
+
+    given: list[float] = []
+    real_rate = bench_module._rate
+
+    def timed_rate(states: Any, op: Any, seconds: float) -> float:
+        given.append(seconds)
+        return real_rate(states, op, seconds)
+
+    monkeypatch.setattr(bench_module, "_rate", timed_rate)
+    result = bench(GAME, 2.0, num_players=2, seed=5)
+    assert len(given) == len(bench_module.RATES)
+    playouts = result["seconds"]
+    assert playouts == pytest.approx(2.0 * PLAYOUT_SHARE, abs=0.2)
+    assert sum(given) <= 2.0 - playouts + 1e-6, "the rates share what the playouts leave"
+    assert max(given) - min(given) < 1e-9, "in equal parts"
+    given.clear()
+    bench(GAME, 0.4, num_players=2, seed=5, rates=False)
+    assert given == [], "without the rates, nothing follows the playouts"
 
 
 def test_bench_defaults_to_the_params_player_count_and_checks_its_input() -> None:

@@ -296,3 +296,42 @@ async def test_the_cli_builds_the_djinn_app(tmp_path: Any) -> None:
         await settle(pilot)
         assert isinstance(app.game_screen, DjinnScreen)
         assert "Your move" in "\n".join(screen_lines(app))
+
+
+async def test_a_solo_loss_is_not_ranked_first_under_tom_wins() -> None:
+    # The end screen said "Tom wins." over a table ranking "1 You"; a solo game's table says
+    # the game's result instead of a rank of one, and so do the lines printed on leaving.
+    state = new_state(1, seed=3, tom_deck=12)
+    rng = random.Random(3)
+    while not state.is_over:
+        state.apply(0, rng.choice(state.legal_actions(0)))
+    assert state.view(0)["tom"]["won"] is False and state.ranking() == [1]
+    app = app_for(state)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.pause()
+        over = next(s for s in app.screen_stack if isinstance(s, GameOverScreen))
+        await pilot.pause()
+        title = str(over.query_one("#over-title", Static).render())
+        assert "Tom wins" in title
+        row = over.table_rows()[0]
+        assert "rank" not in row and row["result"] == "lost", row
+    assert app.session.final_lines()[0].startswith("You (lost): ")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (119, 40), (120, 32), (200, 60)])
+async def test_a_terminal_too_small_for_the_map_is_told_the_size_to_play_at(
+    size: tuple[int, int],
+) -> None:
+    # At 80×24 the map showed 6 of its 13 spaces and the log 0-3 lines, and nothing said so.
+    app = app_for(new_state(2, seed=11))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        small = size[0] < 120 or size[1] < 32
+        told = f"This terminal is {size[0]}×{size[1]}; Djinn is played best at 120×32"
+        assert (told in " ".join(log_text(app).split())) == small
+        if not small:
+            # At the stated size the whole map is in sight.
+            text = "\n".join(in_sight(app, game(app).query_one("#map")))
+            for space in ("source", "s1", "s6", "r1", "r6"):
+                assert f" {space} " in text, (space, text)

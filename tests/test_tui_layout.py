@@ -315,3 +315,28 @@ async def test_help_and_the_whole_log_at_80x24(state: Any) -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)
+
+
+def _long_magic_lamp_decision() -> GameState:
+    kinds = {"effect_card", "swap_own", "swap_theirs", "angry_steal", "retrieve"}
+    return to_a_long_decision("magic-lamp", kinds, players=5)
+
+
+@pytest.mark.parametrize(
+    "state",
+    [magic_lamp_late, _long_magic_lamp_decision, ali_baba_late],
+    ids=["magic-lamp", "magic-lamp-long-decision", "ali-baba"],
+)
+async def test_the_last_events_stay_in_sight_at_80x24(state: Any) -> None:
+    # A long decision (Magic Lamp) or the list of tiles (Ali Baba) took the log's every line:
+    # what just happened needed F3.
+    app = app_for(state())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        log = app.game_screen.query_one("#log", RichLog)
+        shown = [line.strip() for line in in_sight(app, log)]
+        last_two = [strip.text.strip() for strip in log.lines[-2:]]
+        assert len(last_two) == 2 and all(last_two)
+        for line in last_two:
+            assert any(line in row for row in shown), (line, shown)
+        check_hints(app)

@@ -85,11 +85,24 @@ def _rate(
             return calls / (now - start)
 
 
+#: The share of ``bench``'s time given to the playouts when the per-position rates follow;
+#: the rest goes to the mid-game states and the rates (each an equal part of it).
+PLAYOUT_SHARE = 0.5
+
+#: The least time one per-position rate is timed for, however short the run asked for.
+_MIN_RATE_SECONDS = 0.05
+
+
 def position_rates(
     spec: GameSpec, params: Any, seed: int, seconds: float
 ) -> dict[str, float]:
-    """The per-position rates of ``RATES``, each timed for about ``seconds``."""
+    """The per-position rates of ``RATES``, all of them (the mid-game states they are taken
+    on included) in about ``seconds``: each rate is timed for an equal part of what is left
+    once the states are made."""
+    start = time.perf_counter()
     states = mid_game_states(spec, params, seed)
+    left = seconds - (time.perf_counter() - start)
+    each = max(_MIN_RATE_SECONDS, left / len(RATES))
     rng = random.Random(seed)
     ops: dict[str, Callable[[GameState, int, int], object]] = {
         "view_per_s": lambda s, seat, i: s.view(seat, include_log=False),
@@ -98,7 +111,7 @@ def position_rates(
         "search_copy_per_s": lambda s, seat, i: s.search_copy(),
         "determinize_per_s": lambda s, seat, i: s.determinize(seat, rng),
     }
-    return {name: _rate(states, op, seconds) for name, op in ops.items()}
+    return {name: _rate(states, op, each) for name, op in ops.items()}
 
 
 #: What ``--search`` measures (agents/ismcts.py), on the acting seat of each mid-game state.
@@ -164,14 +177,16 @@ def bench(
     search: bool = False,
     **options: Any,
 ) -> dict[str, Any]:
-    """Random playouts for about ``seconds``; games_per_s counts finished games only, while
-    steps_per_s counts every step taken, including those of the game cut off at the end.
-    With ``rates``, the per-position rates follow, each timed for a fifth of ``seconds``
-    (0.2 to 2 s), and each is also given as a ratio to steps_per_s. With ``rl``, the
-    research environments' rates follow under ``"rl"`` (arabesque.rl.bench; needs the rl
-    extra), as ratios to steps_per_s and to observation_per_s. With ``search``, the IS-MCTS
-    rates (``SEARCH_RATES``) follow, each timed for about ``seconds`` and also given as a
-    ratio to steps_per_s."""
+    """A benchmark of about ``seconds`` in all: random playouts, then (with ``rates``) the
+    per-position rates. The playouts take the whole time, or ``PLAYOUT_SHARE`` of it when
+    the rates follow; the rates share the rest (``position_rates``) and each is also given
+    as a ratio to steps_per_s. games_per_s counts finished games only, while steps_per_s
+    counts every step taken, including those of the game cut off at the end; ``seconds``
+    in the result is the playouts' time, ``total_seconds`` the whole run's. Asked for, two
+    measures follow, and take time of their own: with ``rl``, the research environments'
+    rates under ``"rl"`` (arabesque.rl.bench; needs the rl extra), as ratios to steps_per_s
+    and to observation_per_s; with ``search``, the IS-MCTS rates (``SEARCH_RATES``), each
+    timed for about ``seconds`` and also given as a ratio to steps_per_s."""
     if not seconds > 0:
         raise ValueError(f"--seconds must be positive, got {seconds}")
     spec = get_game(game_id)
@@ -183,7 +198,7 @@ def bench(
     finished_steps = 0
     game_seed = seed
     start = time.perf_counter()
-    deadline = start + seconds
+    deadline = start + (seconds * PLAYOUT_SHARE if rates else seconds)
     out_of_time = False
     while not out_of_time:
         state = spec.new_game(params, seed=game_seed)
@@ -205,7 +220,7 @@ def bench(
     steps_per_s = steps / elapsed
     extra: dict[str, Any] = {}
     if rates:
-        measured = position_rates(spec, params, seed, min(2.0, max(0.2, seconds / 5)))
+        measured = position_rates(spec, params, seed, start + seconds - time.perf_counter())
         extra = {
             **measured,
             "ratios_to_steps": {k: v / steps_per_s for k, v in measured.items()},
@@ -237,6 +252,7 @@ def bench(
         "params": params.to_json(),
         "seed": seed,
         "seconds": elapsed,
+        "total_seconds": time.perf_counter() - start,
         "games": finished,
         "steps": steps,
         "games_per_s": finished / elapsed,

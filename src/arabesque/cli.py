@@ -116,6 +116,21 @@ def _check_agent(spec: str, game_id: str) -> None:
     make_agent(spec, game_id, seed=0)
 
 
+def _has_terminal() -> bool:
+    """Whether both ends of the screen are a terminal: the game is drawn on stdout and read
+    from the keys on stdin; with either one a pipe or a file, the screen would wait for keys
+    that never come."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _need_terminal() -> None:
+    if not _has_terminal():
+        raise CliError(
+            "play needs a terminal (its stdin and stdout are not one); to play games without "
+            "one, see arabesque simulate"
+        )
+
+
 def _play_module() -> Any:
     try:
         from arabesque.tui import play
@@ -154,6 +169,7 @@ def _resume(args: argparse.Namespace) -> int:
         game, target = target, None
     if game is not None:
         get_game(game)
+    _need_terminal()
     play = _play_module()
     return int(
         play.resume(
@@ -184,6 +200,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     _make_params(spec, players, options)
     agent = DEFAULT_PLAY_AGENT if args.agent is None else args.agent
     _check_agent(agent, spec.id)
+    _need_terminal()
     play = _play_module()
     return int(
         play.main(
@@ -248,13 +265,23 @@ def _simulation_table(summary: dict[str, Any], spec: GameSpec, elapsed: float) -
             f"range {summary['min_turns']}–{summary['max_turns']})"
         )
     out.print(f"Game length: {length}")
-    out.print(
-        f"Shared victories: {summary['shared_victories']} of {games} games; "
-        f"{summary['win_counting']}, so the wins may add up to more than the games.",
-        soft_wrap=True,
-    )
+    shared = summary["shared_victories"]
+    if shared:
+        # Only when it explains the table: how a win is counted is in --help (and the JSON).
+        wins = sum(seat["wins"] for seat in summary["seats"])
+        out.print(
+            f"Shared victories: {shared} of {games} games, each a win for every winner, "
+            f"so the wins add up to {wins}.",
+            soft_wrap=True,
+        )
     if partial:
         out.print(f"{partial} (the first {games} seeds).", soft_wrap=True)
+
+
+def _win_counting() -> str:
+    from arabesque.sim.batch import WIN_COUNTING
+
+    return WIN_COUNTING
 
 
 def _show_progress(stderr: TextIO) -> bool:
@@ -446,6 +473,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from arabesque.bench import RATES, SEARCH_RATES, bench
 
+    # The game and its options are checked before the run is announced: a mistyped game is
+    # an error, not a benchmark that fails once begun.
+    options = _game_options(args)
+    _make_params(get_game(args.game), args.players, options)
     if not args.json:
         print(f"benchmarking {args.game} for {args.seconds:g} s ...", file=sys.stderr)
     result = bench(
@@ -455,7 +486,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         seed=args.seed,
         rl=args.rl,
         search=args.search,
-        **_game_options(args),
+        **options,
     )
     if args.json:
         _print_json(result)
@@ -572,12 +603,26 @@ def cmd_cards(args: argparse.Namespace) -> int:
         columns = list(rows[0])
         table = Table(title=title.replace("_", " "), show_edge=False)
         for name in columns:
-            numeric = all(isinstance(r.get(name), int) for r in rows)
+            values = [r.get(name) for r in rows]
+            if all(isinstance(v, bool) for v in values):
+                # A yes/no column reads as a question ("key?  yes"): True and False are
+                # Python's words, not the reader's.
+                table.add_column(f"{name}?", justify="left")
+                continue
+            numeric = all(isinstance(v, int) for v in values)
             table.add_column(name, justify="right" if numeric else "left")
         for row in rows:
-            table.add_row(*(Text("-" if row.get(k) is None else str(row.get(k))) for k in columns))
+            table.add_row(*(Text(_cell_text(row.get(k))) for k in columns))
         out.print(table)
     return 0
+
+
+def _cell_text(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def cmd_observation(args: argparse.Namespace) -> int:
@@ -725,7 +770,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play many games between agents and report statistics",
         description="Play many games between agents and report statistics. Ctrl-C stops the "
         "run and prints the statistics of the games finished so far, marked partial (exit "
-        "status 130).",
+        "status 130). Wins: " + _win_counting() + ".",
     )
     p.add_argument("game")
     p.add_argument("--players", type=_positive_int, help="number of players")
@@ -784,9 +829,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(handler=cmd_replay)
 
-    p = sub.add_parser("bench", help="random playouts per second on one process")
+    p = sub.add_parser(
+        "bench",
+        help="random playouts per second on one process",
+        description="Random playouts on one process (steps/s, the in-run anchor), then what a "
+        "server, a bot and a learner ask of a position (views, observations, copies), each "
+        "also as a ratio to steps/s.",
+    )
     p.add_argument("game")
-    p.add_argument("--seconds", type=_positive_seconds, default=5.0)
+    p.add_argument(
+        "--seconds",
+        type=_positive_seconds,
+        default=5.0,
+        help="the whole run's time (default 5): half for the playouts, half for the "
+        "per-position rates",
+    )
     p.add_argument("--players", type=_positive_int)
     p.add_argument("--seed", type=_integer, default=0)
     p.add_argument(

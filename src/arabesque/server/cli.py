@@ -7,7 +7,10 @@ runs it (the main command line wires both).
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
+import socket
+import sys
 from typing import Any
 
 
@@ -149,10 +152,8 @@ def _port(text: str) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from arabesque.server.app import create_app
-    from arabesque.server.serving import uvicorn_config
+    from arabesque.server.serving import AnnouncingServer, uvicorn_config
     from arabesque.server.settings import Settings
 
     behind_proxy = getattr(args, "behind_proxy", None)
@@ -175,14 +176,54 @@ def cmd_serve(args: argparse.Namespace) -> int:
         max_search_bots=getattr(args, "max_search_bots", None),
         max_search_bots_per_table=getattr(args, "max_search_bots_per_table", None),
     )
+    # The port first: a busy one is refused in one line before anything is said or opened
+    # (uvicorn would find out only after the database is up, having let us print the
+    # address of another program's server).
+    sockets = listening_sockets(settings.host, settings.port)
     url = settings.resolved_database_url()
     shown = url if url.startswith("sqlite") else _hide_password(url)
-    print(f"Arabesque play server: http://{_url_host(settings.host)}:{settings.port}/", flush=True)
     print(f"Database: {shown}", flush=True)
     app = create_app(settings)
     _tune_gc()
-    uvicorn.Server(uvicorn_config(app, settings, log_level=args.log_level)).run()
+    port = sockets[0].getsockname()[1]  # the one the system chose for --port 0
+    address = f"http://{_url_host(settings.host)}:{port}/"
+    config = uvicorn_config(app, settings, log_level=args.log_level)
+    AnnouncingServer(config, f"Arabesque play server: {address}").run(sockets=sockets)
     return 0
+
+
+def listening_sockets(host: str, port: int) -> list[socket.socket]:
+    """Sockets bound to every address of ``host`` on ``port``, as asyncio's server would bind
+    them (address reuse; an IPv6 socket for IPv6 only), for uvicorn to listen on. Raises
+    ValueError, in words, when the port is taken or the host has no such address."""
+    try:
+        infos = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except socket.gaierror as exc:
+        raise ValueError(f"cannot listen on {host!r}: {exc.strerror}") from None
+    sockets: list[socket.socket] = []
+    try:
+        for family, kind, proto, _name, address in dict.fromkeys(infos):
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6 and hasattr(socket, "IPPROTO_IPV6"):
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+            # Later ones on the same port as the first (--port 0: the port it was given).
+            port = port or sock.getsockname()[1]
+    except OSError as exc:
+        for sock in sockets:
+            sock.close()
+        where = f"{_url_host(host)}:{port}"
+        if exc.errno == errno.EADDRINUSE:
+            raise ValueError(
+                f"port {port} is in use on {host} (another server running?): stop it, or "
+                f"choose another --port"
+            ) from None
+        raise ValueError(f"cannot listen on {where}: {exc.strerror or exc}") from None
+    return sockets
 
 
 #: The cyclic garbage collector's thresholds in the server process (CPython's are 700, 10,
@@ -247,4 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     add_serve_parser(sub)
     args = parser.parse_args(["serve", *(argv or [])])
-    return cmd_serve(args)
+    try:
+        return cmd_serve(args)
+    except ValueError as exc:  # what arabesque's main says of it (a busy port ...)
+        print(f"arabesque serve: error: {exc}", file=sys.stderr)
+        return 2

@@ -148,6 +148,11 @@ class GameScreen(Screen[None]):
     #: The id of the column that scrolls when the terminal is small (PgUp/PgDn move it).
     BOARD_SCROLL: ClassVar[str] = ""
 
+    #: The smallest terminal (columns, lines) the game is playable in without scrolling to
+    #: the board or opening the whole log; None: the README's 80×24. Said on start when the
+    #: terminal is smaller.
+    MIN_SIZE: ClassVar[tuple[int, int] | None] = None
+
     def __init__(
         self, session: Session, *, bot_delay: float, window_s: float, assist: bool = False
     ) -> None:
@@ -294,6 +299,27 @@ class GameScreen(Screen[None]):
         if self._handle_key(event.key):
             event.stop()
             event.prevent_default()
+
+    def size_warning(self) -> str | None:
+        """What to say when the terminal is smaller than ``MIN_SIZE`` (None when it is not)."""
+        if self.MIN_SIZE is None:
+            return None
+        width, height = self.app.size
+        min_w, min_h = self.MIN_SIZE
+        if width >= min_w and height >= min_h:
+            return None
+        return (
+            f"This terminal is {width}×{height}; {self.session.state.spec.name} is played best "
+            f"at {min_w}×{min_h} or more (the whole board and the last events at once). "
+            "Here PgDn/PgUp scroll the board and F3 shows the whole log."
+        )
+
+    def warn_if_small(self) -> None:
+        """Say ``size_warning`` in the log and as a notice on screen."""
+        warning = self.size_warning()
+        if warning is not None:
+            self.write_log(Text(warning, style="bold yellow"))
+            self.notify(warning, severity="warning", timeout=10)
 
     def action_help(self) -> None:
         if isinstance(self.app.screen, HelpScreen):
@@ -510,14 +536,21 @@ class GameOverScreen(ModalScreen[None]):
         self.notes = list(notes)
         self.label = label or (lambda key: key.replace("_", " "))
 
+    def _solo_won(self) -> bool | None:
+        """In a solo game, whether the lone player won: the game's own result (Djinn's solo
+        game is won or lost against Tom), which a ranking of one cannot show; None when
+        several play."""
+        state = self.session.state
+        if state.num_players != 1:
+            return None
+        return state.returns()[0] > 0.5
+
     def compose(self) -> ComposeResult:
         state = self.session.state
         ranks = state.ranking()
         title = Text("Game over. ", style="bold")
-        if state.num_players == 1:
-            # A lone player always ranks first; whether they won is the game's own result
-            # (Djinn's solo game is won or lost against Tom).
-            won = state.returns()[0] > 0.5
+        won = self._solo_won()
+        if won is not None:
             title.append("You win!" if won else "You lose.", style="bold yellow")
         else:
             title.append(winners_line(ranks, self.session.names), style="bold yellow")
@@ -539,14 +572,20 @@ class GameOverScreen(ModalScreen[None]):
         # Headings of two words stand on two lines: the table then fits in 80 columns.
         labels = {key: self.label(key).replace(" ", "\n", 1) for key in columns}
         table.header_height = max([1, *(label.count("\n") + 1 for label in labels.values())])
-        table.add_column("Rank", key="rank")
+        won = self._solo_won()
+        # A lone player always ranks first, and "1 You" under "Tom wins." read as a win:
+        # a solo game's table says the result instead of a rank.
+        if won is None:
+            table.add_column("Rank", key="rank")
+        else:
+            table.add_column("Result", key="result")
         table.add_column("Player", key="player")
         for key in columns:
             table.add_column(labels[key], key=key)
         table.add_column("Total", key="total")
         for p in sorted(range(state.num_players), key=lambda q: (ranks[q], q)):
             table.add_row(
-                str(ranks[p]),
+                str(ranks[p]) if won is None else ("won" if won else "lost"),
                 self.session.names[p],
                 *(str(scores[p].breakdown.get(k, 0)) for k in columns),
                 Text(str(scores[p].total), style="bold"),

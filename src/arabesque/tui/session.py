@@ -185,10 +185,17 @@ class Session:
         scores = self.state.scores()
         ranks = self.state.ranking()
         order = sorted(range(self.num_players), key=lambda p: (ranks[p], p))
+        # A lone player ranks first whether or not they won (Djinn's solo game is won or
+        # lost against Tom): their line says the game's result instead.
+        solo = self.num_players == 1
         lines = []
         for p in order:
             parts = ", ".join(
                 f"{k.replace('_', ' ')} {v}" for k, v in scores[p].breakdown.items() if v
             )
-            lines.append(f"{ranks[p]}. {self.names[p]}: {scores[p].total} ({parts})")
+            if solo:
+                result = "won" if self.state.returns()[p] > 0.5 else "lost"
+                lines.append(f"{self.names[p]} ({result}): {scores[p].total} ({parts})")
+            else:
+                lines.append(f"{ranks[p]}. {self.names[p]}: {scores[p].total} ({parts})")
         return lines

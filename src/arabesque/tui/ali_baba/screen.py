@@ -111,7 +111,9 @@ class AliBabaScreen(GameScreen):
     AliBabaScreen.-narrow #choices { max-height: 9; }
     /* Short and narrow: a shorter list (it says when more options are below), so the log
        keeps its border and its F3 hint. */
-    AliBabaScreen.-narrow.-short #choices { max-height: 7; }
+    AliBabaScreen.-narrow.-short #choices { max-height: 5; }
+    /* ... and the log its last two events at least (at 80×24 it kept only its border). */
+    AliBabaScreen.-narrow.-short #log { min-height: 4; }
     """
 
     MNEMONICS: ClassVar[Mapping[str, str]] = {"pass": "p", "keep lamp": "k", "use yellow": "u"}

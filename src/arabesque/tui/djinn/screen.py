@@ -106,6 +106,10 @@ class DjinnScreen(GameScreen):
 
     BOARD_SCROLL: ClassVar[str] = "left"
 
+    #: The map's 13 spaces need 28 lines, and beside them the decision and the log need 60
+    #: columns: at 80×24 the map showed 6 spaces and the log 0-3 lines.
+    MIN_SIZE: ClassVar[tuple[int, int] | None] = (120, 32)
+
     #: Below this many columns the panels stack instead of standing side by side.
     NARROW = 120
     #: Below this many lines the list of options is kept shorter on a narrow terminal.
@@ -164,6 +168,7 @@ class DjinnScreen(GameScreen):
         self.query_one("#tom").border_title = "Tom (your solo opponent)"
         self.query_one("#tom").display = s.view().get("tom") is not None
         self.query_one("#log").border_title = "Log"
+        self.warn_if_small()
         self.advance()
 
     def on_resize(self, event: events.Resize) -> None:

@@ -81,10 +81,12 @@ class MagicLampScreen(GameScreen):
     MagicLampScreen.-short #picker { display: none; }
     MagicLampScreen.-short.-narrow #log { height: 5; }
     /* Short and narrow: your move never takes the whole screen; a shorter list (its border
-       says when options are below) keeps the prompt and the list whole, and the board keeps
-       a few lines and its hint. The log, last in the column, gives way first (F3 shows it). */
-    MagicLampScreen.-short.-narrow #side { max-height: 75%; }
-    MagicLampScreen.-short.-narrow #choices { max-height: 6; }
+       says when options are below) keeps the prompt and the list whole, the log its last two
+       events (it gave way entirely to a long decision, and the race's outcome was out of
+       sight), and the board a few lines and its hint. */
+    MagicLampScreen.-short.-narrow #side { max-height: 85%; }
+    MagicLampScreen.-short.-narrow #choices { max-height: 4; }
+    MagicLampScreen.-short.-narrow #log { height: 4; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
