@@ -72,6 +72,8 @@ from rich.table import Table
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from arabesque.core.decision import expand_options
+
 HOST = "127.0.0.1"
 GAME = "magic-lamp"
 REPO = Path(__file__).resolve().parents[1]
@@ -293,7 +295,8 @@ class SeatClient:
             message = {"type": "action", "version": version, "action": decision["default"],
                        "ref": ref}
         else:
-            option = self.rng.choice(decision["options"])
+            # A run of options may come as one range entry (docs/protocol.md, "Decisions").
+            option = self.rng.choice(expand_options(decision["options"]))
             message = {"type": "action", "version": version, "action": option["action"],
                        "ref": ref}
         self.sent[ref] = time.perf_counter()

@@ -211,6 +211,16 @@ async def test_the_map_shows_the_view_and_the_keys_of_a_move() -> None:
             label = f"{glyph[space['shape']]} {space['id']} "
             return next(ln for ln in text.splitlines() if label in ln)
 
+        def block_of(space: dict[str, Any]) -> str:
+            # Its line and those under it up to the next space: a mage a line each.
+            lines = text.splitlines()
+            start = lines.index(line_of(space))
+            rest = lines[start + 1 :]
+            end = next(
+                (i for i, ln in enumerate(rest) if any(g in ln for g in glyph.values())), len(rest)
+            )
+            return "\n".join(lines[start : start + 1 + end])
+
         for space in view["spaces"]:
             line = line_of(space)
             if space["shape"] != "source":
@@ -219,7 +229,7 @@ async def test_the_map_shows_the_view_and_the_keys_of_a_move() -> None:
                 if n:
                     assert colour in line, (space, line)
             for seat in space["mages"]:
-                assert app.session.names[seat] in line
+                assert app.session.names[seat] in block_of(space), (space, block_of(space))
         screen = game(app)
         spaces = {s["id"]: s for s in view["spaces"]}
         for space_id, key in screen._space_keys().items():

@@ -128,6 +128,12 @@ def test_the_host_lets_a_bot_play_for_a_friend_who_left_and_she_comes_back(
         _play_while([alma_player], button.is_visible, limit_s=20)
         assert "away" in alma.inner_text(".players")
         alma.screenshot(path=str(shots / "away-1280x720.png"))
+        # Any bot of the game may stand in, the search levels said in words; the heuristic,
+        # quick and known, is offered first.
+        bots = alma.get_by_label("Bot for Bea")
+        assert bots.input_value() == "heuristic"
+        offered = bots.locator("option").all_inner_texts()
+        assert any(o.startswith("medium (search bot, medium") for o in offered), offered
         button.click()
         alma.locator(".players", has_text="played by a heuristic bot").wait_for()
         alma.locator(".log-note", has_text="A heuristic bot plays for Bea").wait_for()

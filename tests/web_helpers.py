@@ -222,7 +222,9 @@ def create_from_lobby(
     page.get_by_label("Game", exact=True).select_option(label=game_name)
     page.get_by_label("Players").select_option(str(len(seats) + 1))
     for i, who in enumerate(seats):
-        page.get_by_label(f"Seat {i + 2}").select_option(label=who)
+        # The bots' labels go on with their descriptions ("Bot: easy (search bot, ...)").
+        value = "human" if who == "Open for a friend" else "bot:" + who.removeprefix("Bot: ")
+        page.get_by_label(f"Seat {i + 2}").select_option(value=value)
     page.get_by_label("Clock").select_option(label="No clock")
     page.get_by_label("Bots think at most").select_option(label="half a second")
     if options is not None:

@@ -147,3 +147,16 @@ export function replayRecord(recordText, step, seat = null) {
 export function rules(game) {
   return request("GET", `/api/games/${encodeURIComponent(game)}/rules`);
 }
+
+/** The bots a seat can be given at a game (the levels easy / medium / hard, the heuristic,
+ * random...), each as {value, label} with its one-line description (/api/games). */
+export function agentChoices(game) {
+  const words = (game && game.agent_descriptions) || {};
+  return ((game && game.agents) || []).map((a) => ({ value: a, label: words[a] ? `${a} (${words[a]})` : a }));
+}
+
+/** The bot a seat gets unless someone chooses: the hand-written heuristic, quick and known. */
+export function defaultAgent(game) {
+  const agents = (game && game.agents) || [];
+  return agents.includes("heuristic") ? "heuristic" : agents[0];
+}

@@ -296,12 +296,12 @@ function createForm(games, name, showError) {
     const before = seatSelects.map((s) => s.value);
     seatSelects = [];
     const choices = [{ label: "Open for a friend", value: "human" }].concat(
-      g.agents.map((a) => ({ label: `Bot: ${a}`, value: `bot:${a}` })));
+      api.agentChoices(g).map((c) => ({ label: `Bot: ${c.label}`, value: `bot:${c.value}` })));
     const rows = [];
     for (let i = 1; i < count; i += 1) {
       const id = fresh("seat");
       // Bots by default (the strongest listed first by the server), keeping earlier choices.
-      const chosen = before[i - 1] ?? (g.agents.includes("heuristic") ? "bot:heuristic" : `bot:${g.agents[0]}`);
+      const chosen = before[i - 1] ?? `bot:${api.defaultAgent(g)}`;
       const select = h("select", { id }, choices.map((c) => h("option", { value: c.value, selected: c.value === chosen }, [c.label])));
       seatSelects.push(select);
       rows.push(h("div", { class: "field" }, [h("label", { for: id }, [`Seat ${i + 1}`]), select]));

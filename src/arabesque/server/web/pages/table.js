@@ -847,7 +847,8 @@ class TablePage {
     if (host) {
       const agentId = "fill-agent";
       const agents = this.gameInfo ? this.gameInfo.agents : [];
-      const select = h("select", { id: agentId }, agents.map((a) => h("option", { value: a }, [a])));
+      const chosen = api.defaultAgent(this.gameInfo);
+      const select = h("select", { id: agentId }, api.agentChoices(this.gameInfo).map((c) => h("option", { value: c.value, selected: c.value === chosen }, [c.label])));
       const message = h("p", { class: "form-error", role: "alert" });
       const act = (call) => async () => {
         message.textContent = "";
@@ -926,9 +927,13 @@ class TablePage {
       const name = seatName(seat);
       const since = seat.away_since ? new Date(seat.away_since) : null;
       const sinceWords = since ? ` since ${since.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` : "";
+      const agentId = `away-agent-${seat.seat}`;
+      const chosen = api.defaultAgent(this.gameInfo);
+      const agent = h("select", { id: agentId, "aria-label": `Bot for ${name}` }, api.agentChoices(this.gameInfo).map((c) => h("option", { value: c.value, selected: c.value === chosen }, [c.label])));
       rows.push(h("div", { class: "away-row" }, [
         h("span", {}, [`${name} has been away${sinceWords}.`]),
-        h("button", { type: "button", class: "primary", onclick: act(() => api.seatBot(this.tableId, seat.seat, token)) }, [`Let a bot play for ${name}`]),
+        agent,
+        h("button", { type: "button", class: "primary", onclick: act(() => api.seatBot(this.tableId, seat.seat, token, agent.value)) }, [`Let a bot play for ${name}`]),
       ]));
     }
     if (rows.length) {
