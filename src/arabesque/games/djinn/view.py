@@ -122,7 +122,34 @@ def tables(comp: Components) -> Tables:
 
 def _with_reward(entry: dict[str, Any]) -> dict[str, Any]:
     """A fresh copy of a table entry whose only nested value is its ``reward`` dict."""
-    return {**entry, "reward": entry["reward"].copy()}
+    # ``dict.copy`` clones the key table at once, faster than ``{**entry, ...}``; setting a
+    # key the copy already has keeps its place, so the key order is the entry's.
+    copy = entry.copy()
+    copy["reward"] = copy["reward"].copy()
+    return copy
+
+
+def _bonus_copied(entry: dict[str, Any]) -> dict[str, Any]:
+    """A fresh copy of a Mage card's entry, its ``bonus`` dict too."""
+    copy = entry.copy()
+    copy["bonus"] = copy["bonus"].copy()
+    return copy
+
+
+def _mage_card(entry: dict[str, Any], active: bool) -> dict[str, Any]:
+    """A fresh copy of a Mage card's entry (its ``bonus`` dict too) with ``active`` last."""
+    copy = entry.copy()
+    copy["bonus"] = copy["bonus"].copy()
+    copy["active"] = active
+    return copy
+
+
+def _equipment_card(entry: dict[str, Any], face_up: bool) -> dict[str, Any]:
+    """A fresh copy of an Equipment card's entry (its ``reward`` too) with ``face_up`` last."""
+    copy = entry.copy()
+    copy["reward"] = copy["reward"].copy()
+    copy["face_up"] = face_up
+    return copy
 
 
 def _map_spaces(state: DjinnState) -> tuple[tuple[str, str, str | None, list[str]], ...]:
@@ -219,17 +246,9 @@ def players_json(state: DjinnState, seat: int | None) -> list[dict[str, Any]]:
                     colour: {"empty": empty[c], "djinn": djinn[c], "bosses": bosses[c]}
                     for c, colour in _COLOURS
                 },
-                "mage_cards": [
-                    {**mage[c], "bonus": mage[c]["bonus"].copy(), "active": mage_active[c]}
-                    for c in state.mage_of[p]
-                ],
+                "mage_cards": [_mage_card(mage[c], mage_active[c]) for c in state.mage_of[p]],
                 "equipment": [
-                    {
-                        **equipment[e],
-                        "reward": equipment[e]["reward"].copy(),
-                        "face_up": equip_up[e],
-                    }
-                    for e in state.equip_of[p]
+                    _equipment_card(equipment[e], equip_up[e]) for e in state.equip_of[p]
                 ],
                 "set_bonus": state.set_bonus[p],
                 "passages_left": [LOCATIONS[x] for x in state.passages_left[p]],
@@ -296,9 +315,7 @@ def build_view(state: DjinnState, seat: int | None) -> dict[str, Any]:
         "players": players_json(state, seat),
         "tavern": [
             {
-                "top": None
-                if not pile
-                else {**mage[pile[-1]], "bonus": mage[pile[-1]]["bonus"].copy()},
+                "top": None if not pile else _bonus_copied(mage[pile[-1]]),
                 "size": len(pile),
                 "key": i >= 2,
             }

@@ -224,6 +224,13 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
     unprotected = t.unprotected
     ring = state.ring
     known_top = state.known_top
+    bonus0, bonus1, bonus2 = t.set_bonus
+    set_key0, set_key1, set_key2 = t.set_keys
+    maj_key0, maj_key1, maj_key2, maj_key3 = t.majority_keys
+    maj_holder0, maj_holder1, maj_holder2, maj_holder3 = majorities
+    majority_bonus = MAJORITY_BONUS
+    ring_scores = state.params.my_precious
+    chest_names = CHESTS
     players = []
     for p in range(n):
         stones, sets, protected, _ = summary[p]
@@ -246,7 +253,15 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
                 rub = "undecided" if ms == UNDECIDED else "no-rub" if ms == NO_RUB else ms
             else:
                 rub = HIDDEN
-        breakdown = score_of(state, t, summary, majorities, p)
+        # ``score_of`` inlined (same keys, same order): it runs for every player of every view.
+        cards_points = summary[p][3]
+        set0, set1, set2 = sets[0] * bonus0, sets[1] * bonus1, sets[2] * bonus2
+        maj0 = majority_bonus if maj_holder0 == p else 0
+        maj1 = majority_bonus if maj_holder1 == p else 0
+        maj2 = majority_bonus if maj_holder2 == p else 0
+        maj3 = majority_bonus if maj_holder3 == p else 0
+        ring_points = RING_BONUS if ring_scores and ring == p else 0
+        total = cards_points + set0 + set1 + set2 + maj0 + maj1 + maj2 + maj3 + ring_points
         known = known_top[p]
         players.append(
             {
@@ -258,12 +273,24 @@ def build_view(state: MagicLampState, seat: int | None) -> dict[str, Any]:
                 # Before the reveal, only the seat's own progress is known (module doc).
                 "dice_set": len(dice) if revealed or own else None,
                 "dice": (
-                    [{"chest": CHESTS[c], "face": f} for c, f in dice] if revealed or own else None
+                    [{"chest": chest_names[c], "face": f} for c, f in dice]
+                    if revealed or own
+                    else None
                 ),
                 "race": rub,
                 "ward": state.ward[p],
-                "score": sum(breakdown.values()),
-                "score_breakdown": breakdown,
+                "score": total,
+                "score_breakdown": {
+                    "cards": cards_points,
+                    set_key0: set0,
+                    set_key1: set1,
+                    set_key2: set2,
+                    maj_key0: maj0,
+                    maj_key1: maj1,
+                    maj_key2: maj2,
+                    maj_key3: maj3,
+                    "ring": ring_points,
+                },
                 "known_top_counts": {
                     _BRONZE: len(known[0]),
                     _SILVER: len(known[1]),

@@ -122,7 +122,11 @@ def condition_met(s: DjinnState, p: int, cond: Condition) -> bool:
 def condition_points(s: DjinnState, p: int, cond: Condition) -> int:
     """rulebook §Scoring cards: a threshold card gives its points; a counting card gives its
     points per unit (per 3rd card for the equipment one), up to its cap."""
-    reading = _reading(cond.condition)
+    return _points(s, p, cond, _reading(cond.condition))
+
+
+def _points(s: DjinnState, p: int, cond: Condition, reading: _Reading) -> int:
+    """``condition_points`` with the condition already read."""
     value = reading.measure(s, p)
     if reading.counting:
         points = cond.points * value
@@ -144,7 +148,10 @@ def score_breakdowns(s: DjinnState, viewer: int = ALL_SEEING) -> list[dict[str, 
     another player's face-down scoring cards count 0 for it."""
     comp = s.comp
     trophies = comp.trophies
-    scoring = [comp.scoring_cards[c] for c in s.scoring]
+    # Each open card's condition read once for all players (``_reading``).
+    scoring = [
+        (comp.scoring_cards[c], _reading(comp.scoring_cards[c].condition)) for c in s.scoring
+    ]
     out = []
     for p in range(s.num_players):
         known = viewer in (ALL_SEEING, p) or s.over
@@ -153,7 +160,7 @@ def score_breakdowns(s: DjinnState, viewer: int = ALL_SEEING) -> list[dict[str, 
             "bottled": 10 * (sum(s.filled[p]) + sum(s.filled_boss[p])),
             "circles": 3 * sum([1 for c in s.circles[p] if c >= 0]),
             "unused": sum(s.bottles[p]) + s.corks[p],
-            "scoring_cards": sum([condition_points(s, p, card) for card in scoring]),
+            "scoring_cards": sum([_points(s, p, card, r) for card, r in scoring]),
             "secret_card": secret_points(s, p) if known else 0,
         }
         if s.num_players == 1:
