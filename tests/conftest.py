@@ -32,6 +32,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "arabesque"))
 
 
 PG_ENV = "ARABESQUE_TEST_DATABASE_URL"
+#: The published games. Tests register toy games (tests/toy_*.py) into the same registry, so a
+#: test that means "every game" in a process other tests share names these.
+GAMES = ("ali-baba", "djinn", "magic-lamp")
 
 
 @pytest.fixture(

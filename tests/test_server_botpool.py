@@ -13,6 +13,7 @@ import os
 import random
 import secrets
 import signal
+import socket
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -185,7 +186,11 @@ def test_serve_flags_set_the_bot_pool(tmp_path: Path, monkeypatch: pytest.Monkey
 
     from arabesque.server import cli, serving
 
-    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
+    def run(self: uvicorn.Server, sockets: list[socket.socket] | None = None) -> None:
+        for sock in sockets or []:  # serve binds the port first
+            sock.close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
     monkeypatch.setattr(cli, "_tune_gc", lambda: None)
     monkeypatch.setenv("ARABESQUE_DATA_DIR", str(tmp_path))
     captured: dict[str, Settings] = {}

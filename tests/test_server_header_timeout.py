@@ -6,6 +6,7 @@ requests)."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 from pathlib import Path
 
@@ -125,8 +126,10 @@ def test_serve_flags_reach_the_settings_and_uvicorn(
 
     seen: dict[str, object] = {}
 
-    def run(self: uvicorn.Server) -> None:
+    def run(self: uvicorn.Server, sockets: list[socket.socket] | None = None) -> None:
         seen["config"] = self.config
+        for sock in sockets or []:  # serve binds the port first (it says so when taken)
+            sock.close()
 
     monkeypatch.setattr(uvicorn.Server, "run", run)
     monkeypatch.setattr(cli, "_tune_gc", lambda: None)
