@@ -285,6 +285,57 @@ async def test_ali_baba_late_and_crowded(size: tuple[int, int]) -> None:
             assert screen._half_w == 8  # larger tiles where there is room
 
 
+def ali_baba_fresh() -> GameState:
+    return late_state("ali-baba", 3, seed=5, turn=1)
+
+
+def ali_baba_mid() -> GameState:
+    state = late_state("ali-baba", 3, seed=5, turn=16)
+    assert 0 in state.to_act()
+    return state
+
+
+@pytest.mark.parametrize(
+    "state", [ali_baba_fresh, ali_baba_mid, ali_baba_late], ids=["fresh", "mid", "late"]
+)
+async def test_every_face_up_tile_in_sight_at_80x24(state: Any) -> None:
+    # At 80×24 about 7 of the cave's 20 lines were in sight: face-up tiles lay below them,
+    # seen only after PgDn. Each is named by its place, in sight with the log's last lines.
+    game_state = state()
+    app = app_for(game_state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.game_screen
+        column = screen.board_column()
+        assert column is not None and column.scroll_y == 0  # no scrolling done
+        shown = " ".join(" ".join(screen_lines(app)).split())
+        view = game_state.view(0, include_log=False)
+        up = [p for p in view["board"]["places"] if p["state"] == "face_up"]
+        assert up
+        for place in up:
+            tile = place["tile"]
+            assert f"{place['label']} {tile['name']}" in shown, (place["label"], shown)
+        # The keys that take them are beside them (the options list shows only a few).
+        keys = screen._tile_keys(view, ("take ",))
+        assert keys
+        for place in up:
+            key = keys.get(int(place["tile"]["id"]))
+            if key is not None:
+                assert f"({key}) {place['label']} {place['tile']['name']}" in shown
+        log = screen.query_one("#log", RichLog)
+        in_log = [line.strip() for line in in_sight(app, log)]
+        for line in (strip.text.strip() for strip in log.lines[-2:]):
+            assert any(line in row for row in in_log), (line, in_log)
+        check_hints(app)
+
+
+async def test_no_face_up_list_where_the_cave_fits() -> None:
+    app = app_for(ali_baba_mid())
+    async with app.run_test(size=(140, 45)) as pilot:
+        await settle(pilot)
+        assert not app.game_screen.query_one("#face-up").display
+
+
 # -- help, the whole log, the keys ---------------------------------------------------------------
 
 

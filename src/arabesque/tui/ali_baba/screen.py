@@ -34,6 +34,7 @@ from arabesque.tui.ali_baba.render import (
     aside_row,
     cave_info,
     draw_board,
+    face_up_list,
     forbidden,
     lamp_cost,
     my_screen,
@@ -114,6 +115,10 @@ class AliBabaScreen(GameScreen):
     AliBabaScreen.-narrow.-short #choices { max-height: 5; }
     /* ... and the log its last two events at least (at 80×24 it kept only its border). */
     AliBabaScreen.-narrow.-short #log { min-height: 4; }
+    /* ... and the face-up tiles listed above the cave, whose drawing is cut there (about 7
+       of its 20 lines in sight at 80×24): every tile you may take in sight without PgDn. */
+    #face-up { display: none; height: auto; padding: 0 1; }
+    AliBabaScreen.-narrow.-short #face-up { display: block; }
     """
 
     MNEMONICS: ClassVar[Mapping[str, str]] = {"pass": "p", "keep lamp": "k", "use yellow": "u"}
@@ -142,6 +147,7 @@ class AliBabaScreen(GameScreen):
         yield Static(id="status")
         with Container(id="body"):
             with Vertical(id="left-wrap"):
+                yield Static(id="face-up")
                 with VerticalScroll(id="left"):
                     yield CaveBoard(id="cave")
                     yield Static(id="cave-info")
@@ -336,6 +342,7 @@ class AliBabaScreen(GameScreen):
             board = self.query_one(CaveBoard)
             board.cells = picture.cells
             board.update(picture.text)
+        self._update("face-up", board_key[:4], lambda: face_up_list(view, marks))
         aside_keys = self._tile_keys(view, ("swap for ",))
         info_key = (
             current,
