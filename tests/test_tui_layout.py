@@ -11,6 +11,7 @@ whole log one key away, and the keys in the footer.
 from __future__ import annotations
 
 import io
+import random
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -373,10 +374,27 @@ def _long_magic_lamp_decision() -> GameState:
     return to_a_long_decision("magic-lamp", kinds, players=5)
 
 
+def _ali_baba_showing() -> GameState:
+    """Seat 0 must secretly choose a tile to show to a yellow effect, from three or more:
+    a longer move than taking a tile (its prompt says how showing works)."""
+    spec = get_game("ali-baba")
+    for seed in range(200):
+        state = spec.new_game(spec.make_params(num_players=3), seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            decision = state.decision(0)
+            if decision is not None and decision.kind_name == "show":
+                if len(decision.options) >= 3:
+                    return state
+            seat = min(state.to_act())
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    raise AssertionError("no show decision with three tiles for seat 0")
+
+
 @pytest.mark.parametrize(
     "state",
-    [magic_lamp_late, _long_magic_lamp_decision, ali_baba_late],
-    ids=["magic-lamp", "magic-lamp-long-decision", "ali-baba"],
+    [magic_lamp_late, _long_magic_lamp_decision, ali_baba_late, _ali_baba_showing],
+    ids=["magic-lamp", "magic-lamp-long-decision", "ali-baba", "ali-baba-showing"],
 )
 async def test_the_last_events_stay_in_sight_at_80x24(state: Any) -> None:
     # A long decision (Magic Lamp) or the list of tiles (Ali Baba) took the log's every line:

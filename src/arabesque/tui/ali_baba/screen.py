@@ -113,7 +113,11 @@ class AliBabaScreen(GameScreen):
     /* Short and narrow: a shorter list (it says when more options are below), so the log
        keeps its border and its F3 hint. */
     AliBabaScreen.-narrow.-short #choices { max-height: 5; }
-    /* ... and the log its last two events at least (at 80×24 it kept only its border). */
+    /* ... and the log its last two events at least (at 80×24 it kept only its border): the
+       bottom column is as tall as your move and a log of a set height (on_resize), so a
+       longer move (a yellow effect's secret choice) no longer pushes the log under the
+       footer. */
+    AliBabaScreen.-narrow.-short #right { height: auto; }
     AliBabaScreen.-narrow.-short #log { min-height: 4; }
     /* ... and the face-up tiles listed above the cave, whose drawing is cut there (about 7
        of its 20 lines in sight at 80×24): every tile you may take in sight without PgDn. */
@@ -188,6 +192,13 @@ class AliBabaScreen(GameScreen):
         if (half_w, half_h) != (self._half_w, self._half_h):
             self._half_w, self._half_h = half_w, half_h
             self.refresh_panels()
+        log = self.query_one("#log")
+        if width < self.NARROW and height < self.SHORT:
+            # What the 60% column left the log beside a move to take a tile (a prompt of 4
+            # lines and a list of 5), and never fewer than its last two events.
+            log.styles.height = max(4, round(0.6 * (height - 2)) - 9)
+        else:
+            log.styles.height = None  # the CSS height applies
         left = self.query_one("#left-wrap")
         if width >= self.NARROW:
             # As wide as the pyramid (its border and padding, and a thin scroll bar).
