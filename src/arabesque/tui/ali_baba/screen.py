@@ -120,9 +120,10 @@ class AliBabaScreen(GameScreen):
     AliBabaScreen.-narrow.-short #right { height: auto; }
     AliBabaScreen.-narrow.-short #log { min-height: 4; }
     /* ... and the face-up tiles listed above the cave, whose drawing is cut there (about 7
-       of its 20 lines in sight at 80×24): every tile you may take in sight without PgDn. */
+       of its 20 lines in sight at 80×24): every tile you may take in sight without PgDn.
+       (-cave-cut: set by on_resize wherever the terminal cannot hold the drawing.) */
     #face-up { display: none; height: auto; padding: 0 1; }
-    AliBabaScreen.-narrow.-short #face-up { display: block; }
+    AliBabaScreen.-cave-cut #face-up { display: block; }
     """
 
     MNEMONICS: ClassVar[Mapping[str, str]] = {"pass": "p", "keep lamp": "k", "use yellow": "u"}
@@ -192,6 +193,12 @@ class AliBabaScreen(GameScreen):
         if (half_w, half_h) != (self._half_w, self._half_h):
             self._half_w, self._half_h = half_w, half_h
             self.refresh_panels()
+        bottom = self.session.view()["board"]["layers"][0]
+        cave_lines = bottom["rows"] * 2 * half_h + 2  # with its border
+        # Stacked, the cave has 40% of the lines; side by side, all but the status and keys;
+        # less the line under it that says what is below.
+        room = ((height - 2) * 0.4 if width < self.NARROW else height - 2) - 1
+        self.set_class(cave_lines > room, "-cave-cut")
         log = self.query_one("#log")
         if width < self.NARROW and height < self.SHORT:
             # What the 60% column left the log beside a move to take a tile (a prompt of 4
