@@ -11,6 +11,7 @@ whole log one key away, and the keys in the footer.
 from __future__ import annotations
 
 import io
+import random
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -285,6 +286,72 @@ async def test_ali_baba_late_and_crowded(size: tuple[int, int]) -> None:
             assert screen._half_w == 8  # larger tiles where there is room
 
 
+def ali_baba_fresh() -> GameState:
+    return late_state("ali-baba", 3, seed=5, turn=1)
+
+
+def ali_baba_mid() -> GameState:
+    state = late_state("ali-baba", 3, seed=5, turn=16)
+    assert 0 in state.to_act()
+    return state
+
+
+@pytest.mark.parametrize(
+    ("state", "size"),
+    [
+        (ali_baba_fresh, (80, 24)),
+        (ali_baba_mid, (80, 24)),
+        (ali_baba_late, (80, 24)),
+        (ali_baba_late, (120, 24)),  # side by side, the cave's last line was cut
+    ],
+    ids=["fresh-80x24", "mid-80x24", "late-80x24", "late-120x24"],
+)
+async def test_every_face_up_tile_in_sight_at_24_lines(state: Any, size: tuple[int, int]) -> None:
+    # At 80×24 about 7 of the cave's 20 lines were in sight: face-up tiles lay below them,
+    # seen only after PgDn. Each is named by its place, in sight with the log's last lines.
+    game_state = state()
+    app = app_for(game_state)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.game_screen
+        column = screen.board_column()
+        assert column is not None and column.scroll_y == 0  # no scrolling done
+        shown = " ".join(" ".join(screen_lines(app)).split())
+        view = game_state.view(0, include_log=False)
+        up = [p for p in view["board"]["places"] if p["state"] == "face_up"]
+        assert up
+        for place in up:
+            tile = place["tile"]
+            assert f"{place['label']} {tile['name']}" in shown, (place["label"], shown)
+        # The keys that take them are beside them (the options list shows only a few).
+        keys = screen._tile_keys(view, ("take ",))
+        assert keys
+        for place in up:
+            key = keys.get(int(place["tile"]["id"]))
+            if key is not None:
+                assert f"({key}) {place['label']} {place['tile']['name']}" in shown
+        if size == (80, 24):
+            # Side by side at 24 lines the log sits under the table, out of sight (F3).
+            log = screen.query_one("#log", RichLog)
+            in_log = [line.strip() for line in in_sight(app, log)]
+            for line in (strip.text.strip() for strip in log.lines[-2:]):
+                assert any(line in row for row in in_log), (line, in_log)
+        check_hints(app)
+
+
+@pytest.mark.parametrize("size", [(140, 45), (200, 60)], ids=["140x45", "200x60"])
+async def test_no_face_up_list_where_the_cave_fits(size: tuple[int, int]) -> None:
+    app = app_for(ali_baba_mid())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        screen = app.game_screen
+        assert not screen.query_one("#face-up").display
+        column = screen.board_column()
+        assert column is not None
+        cave = screen.query_one("#cave")
+        assert cave.region.bottom <= column.scrollable_content_region.bottom  # all in sight
+
+
 # -- help, the whole log, the keys ---------------------------------------------------------------
 
 
@@ -322,10 +389,26 @@ def _long_magic_lamp_decision() -> GameState:
     return to_a_long_decision("magic-lamp", kinds, players=5)
 
 
+def _ali_baba_showing() -> GameState:
+    """Seat 0 must secretly choose a tile to show to a yellow effect, from three or more:
+    a longer move than taking a tile (its prompt says how showing works)."""
+    spec = get_game("ali-baba")
+    for seed in range(200):
+        state = spec.new_game(spec.make_params(num_players=3), seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            decision = state.decision(0)
+            if decision is not None and decision.kind_name == "show" and len(decision.options) > 2:
+                return state
+            seat = min(state.to_act())
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    raise AssertionError("no show decision with three tiles for seat 0")
+
+
 @pytest.mark.parametrize(
     "state",
-    [magic_lamp_late, _long_magic_lamp_decision, ali_baba_late],
-    ids=["magic-lamp", "magic-lamp-long-decision", "ali-baba"],
+    [magic_lamp_late, _long_magic_lamp_decision, ali_baba_late, _ali_baba_showing],
+    ids=["magic-lamp", "magic-lamp-long-decision", "ali-baba", "ali-baba-showing"],
 )
 async def test_the_last_events_stay_in_sight_at_80x24(state: Any) -> None:
     # A long decision (Magic Lamp) or the list of tiles (Ali Baba) took the log's every line:

@@ -297,6 +297,35 @@ def _draw_face_up(
         canvas.restyle(start, y + h - 1, len(word), f"bold #ff5f5f on {_bg(style)}")
 
 
+def face_up_list(view: Mapping[str, Any], marks: BoardMarks) -> RenderableType:
+    """Every face-up tile of the cave in a few lines, by its place ("L3 r3 c1"), with the
+    key that takes it and a cross when it is forbidden to you: on a small terminal the
+    drawing of the cave does not fit, and a tile out of sight was a tile never considered."""
+    up = sorted(
+        (p for p in view["board"]["places"] if p["state"] == "face_up"),
+        key=lambda p: (p["top"], p["left"]),  # as the options are listed
+    )
+    head = Text("Face up:", style="bold")
+    if not up:
+        return Flow([Text("none", style="dim")], head=head)
+    items: list[Text] = []
+    for place in up:
+        tile = place["tile"]
+        key = marks.keys.get(int(tile["id"]))
+        item = Text()
+        if key is not None:
+            item.append(f"({key})", style="bold")
+        label = f"{place['label']} {tile['name']}"
+        if forbidden(view, tile, marks.seat):
+            colour = str(tile["colour"])
+            style = f"bold {TILE_BG.get(colour, '#808080')} on #262626"
+            item.append_text(Text(f" {label} ✗ ", style=style, no_wrap=True))
+        else:
+            item.append_text(chip(tile, label))
+        items.append(item)
+    return Flow(items, sep=" ", indent=0, head=head)
+
+
 def _bg(style: str) -> str:
     return style.rsplit(" on ", 1)[-1] if " on " in style else "default"
 

@@ -34,6 +34,7 @@ from arabesque.tui.ali_baba.render import (
     aside_row,
     cave_info,
     draw_board,
+    face_up_list,
     forbidden,
     lamp_cost,
     my_screen,
@@ -112,8 +113,17 @@ class AliBabaScreen(GameScreen):
     /* Short and narrow: a shorter list (it says when more options are below), so the log
        keeps its border and its F3 hint. */
     AliBabaScreen.-narrow.-short #choices { max-height: 5; }
-    /* ... and the log its last two events at least (at 80×24 it kept only its border). */
+    /* ... and the log its last two events at least (at 80×24 it kept only its border): the
+       bottom column is as tall as your move and a log of a set height (on_resize), so a
+       longer move (a yellow effect's secret choice) no longer pushes the log under the
+       footer. */
+    AliBabaScreen.-narrow.-short #right { height: auto; }
     AliBabaScreen.-narrow.-short #log { min-height: 4; }
+    /* ... and the face-up tiles listed above the cave, whose drawing is cut there (about 7
+       of its 20 lines in sight at 80×24): every tile you may take in sight without PgDn.
+       (-cave-cut: set by on_resize wherever the terminal cannot hold the drawing.) */
+    #face-up { display: none; height: auto; padding: 0 1; }
+    AliBabaScreen.-cave-cut #face-up { display: block; }
     """
 
     MNEMONICS: ClassVar[Mapping[str, str]] = {"pass": "p", "keep lamp": "k", "use yellow": "u"}
@@ -142,6 +152,7 @@ class AliBabaScreen(GameScreen):
         yield Static(id="status")
         with Container(id="body"):
             with Vertical(id="left-wrap"):
+                yield Static(id="face-up")
                 with VerticalScroll(id="left"):
                     yield CaveBoard(id="cave")
                     yield Static(id="cave-info")
@@ -182,6 +193,19 @@ class AliBabaScreen(GameScreen):
         if (half_w, half_h) != (self._half_w, self._half_h):
             self._half_w, self._half_h = half_w, half_h
             self.refresh_panels()
+        bottom = self.session.view()["board"]["layers"][0]
+        cave_lines = bottom["rows"] * 2 * half_h + 2  # with its border
+        # Stacked, the cave has 40% of the lines; side by side, all but the status and keys;
+        # less the line under it that says what is below.
+        room = ((height - 2) * 0.4 if width < self.NARROW else height - 2) - 1
+        self.set_class(cave_lines > room, "-cave-cut")
+        log = self.query_one("#log")
+        if width < self.NARROW and height < self.SHORT:
+            # What the 60% column left the log beside a move to take a tile (a prompt of 4
+            # lines and a list of 5), and never fewer than its last two events.
+            log.styles.height = max(4, round(0.6 * (height - 2)) - 9)
+        else:
+            log.styles.height = None  # the CSS height applies
         left = self.query_one("#left-wrap")
         if width >= self.NARROW:
             # As wide as the pyramid (its border and padding, and a thin scroll bar).
@@ -336,6 +360,7 @@ class AliBabaScreen(GameScreen):
             board = self.query_one(CaveBoard)
             board.cells = picture.cells
             board.update(picture.text)
+        self._update("face-up", board_key[:4], lambda: face_up_list(view, marks))
         aside_keys = self._tile_keys(view, ("swap for ",))
         info_key = (
             current,
