@@ -165,6 +165,12 @@ async def play_through_conflicts(client: GameClient, rng: random.Random, timeout
             if reply["type"] == "error":
                 assert reply["code"] == "stale", reply
                 stale += 1
+                # Lost the race to a move stored first by the other process. If that move
+                # was another seat's secret one, this seat's version stays where it was and
+                # its decision stands: decide again once caught up (docs/protocol.md).
+                answered = -1
+                await client.send({"type": "sync"})
+                await client.expect("welcome")
         else:
             left = deadline - loop.time()
             if left <= 0:
