@@ -7,8 +7,10 @@ databases the server tests run against.
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -54,3 +56,34 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     else:
         with pg_schema(os.environ[PG_ENV]) as url:
             yield url
+
+
+def serve_without_serving(
+    monkeypatch: pytest.MonkeyPatch, data_dir: Path
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Let ``arabesque.server.cli.main`` parse its flags and build everything, but serve
+    nothing: returns (the settings it built, under "settings"; the uvicorn config it ran,
+    under "config"), filled by each call."""
+    import uvicorn
+
+    from arabesque.server import cli, serving
+
+    captured: dict[str, Any] = {}
+    seen: dict[str, Any] = {}
+
+    def run(self: uvicorn.Server, sockets: list[socket.socket] | None = None) -> None:
+        seen["config"] = self.config
+        for sock in sockets or []:  # serve binds the port first (it says so when taken)
+            sock.close()
+
+    real = serving.uvicorn_config
+
+    def config(app: object, settings: Any, **options: Any) -> uvicorn.Config:
+        captured["settings"] = settings
+        return real(app, settings, **options)
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr(cli, "_tune_gc", lambda: None)
+    monkeypatch.setenv("ARABESQUE_DATA_DIR", str(data_dir))
+    monkeypatch.setattr(serving, "uvicorn_config", config)
+    return captured, seen

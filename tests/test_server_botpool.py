@@ -13,7 +13,6 @@ import os
 import random
 import secrets
 import signal
-import socket
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -26,6 +25,7 @@ from arabesque.server import seats
 from arabesque.server.botpool import BotPool, BotPoolError
 from arabesque.server.hub import Hub
 from arabesque.server.settings import Settings
+from tests.conftest import serve_without_serving
 from tests.server_client import GameClient, Lobby, ServerThread, play_randomly
 
 GAME = "ali-baba"
@@ -182,25 +182,9 @@ async def test_a_missed_deadline_and_an_agent_error_are_reported() -> None:
 
 
 def test_serve_flags_set_the_bot_pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import uvicorn
+    from arabesque.server import cli
 
-    from arabesque.server import cli, serving
-
-    def run(self: uvicorn.Server, sockets: list[socket.socket] | None = None) -> None:
-        for sock in sockets or []:  # serve binds the port first
-            sock.close()
-
-    monkeypatch.setattr(uvicorn.Server, "run", run)
-    monkeypatch.setattr(cli, "_tune_gc", lambda: None)
-    monkeypatch.setenv("ARABESQUE_DATA_DIR", str(tmp_path))
-    captured: dict[str, Settings] = {}
-    real = serving.uvicorn_config
-
-    def config(app: object, settings: Settings, **options: object) -> uvicorn.Config:
-        captured["settings"] = settings
-        return real(app, settings, **options)
-
-    monkeypatch.setattr(serving, "uvicorn_config", config)
+    captured, _ = serve_without_serving(monkeypatch, tmp_path)
     argv = ["--bot-workers", "3", "--bot-deadline", "2.5", "--bot-inline", "random, burn"]
     assert cli.main([*argv, "--port", "0"]) == 0
     settings = captured["settings"]

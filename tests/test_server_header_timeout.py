@@ -6,7 +6,6 @@ requests)."""
 from __future__ import annotations
 
 import asyncio
-import socket
 import time
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from arabesque.server import serving
 from arabesque.server.settings import Settings
+from tests.conftest import serve_without_serving
 from tests.server_client import GameClient, Lobby, ServerThread
 
 TIMEOUT_S = 1.0
@@ -120,28 +120,10 @@ async def test_a_websocket_outlives_the_header_timeout(tmp_path: Path) -> None:
 def test_serve_flags_reach_the_settings_and_uvicorn(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import uvicorn
 
     from arabesque.server import cli
 
-    seen: dict[str, object] = {}
-
-    def run(self: uvicorn.Server, sockets: list[socket.socket] | None = None) -> None:
-        seen["config"] = self.config
-        for sock in sockets or []:  # serve binds the port first (it says so when taken)
-            sock.close()
-
-    monkeypatch.setattr(uvicorn.Server, "run", run)
-    monkeypatch.setattr(cli, "_tune_gc", lambda: None)
-    monkeypatch.setenv("ARABESQUE_DATA_DIR", str(tmp_path))
-    captured: dict[str, Settings] = {}
-    real = serving.uvicorn_config
-
-    def config(app: object, settings: Settings, **options: object) -> uvicorn.Config:
-        captured["settings"] = settings
-        return real(app, settings, **options)
-
-    monkeypatch.setattr(serving, "uvicorn_config", config)
+    captured, seen = serve_without_serving(monkeypatch, tmp_path)
     argv = ["--behind-proxy", "--max-race-rtt-ms", "300", "--header-timeout", "5"]
     assert cli.main([*argv, "--race-rtt-slack-ms", "30", "--port", "0"]) == 0
     settings = captured["settings"]
