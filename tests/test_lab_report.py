@@ -156,6 +156,8 @@ def test_a_games_metric_groups_are_drawn(runs: dict[str, Path], tmp_path: Path) 
     out = tmp_path / "ali.md"
     assert main(["report", str(runs["ali"]), "--out", str(out)]) == 0
     text = out.read_text()
+    # The page's title is the report's, not the last group's drawn before it.
+    assert text.startswith(f"# {get_game('ali-baba').name}: lab report\n")
     assert "tiles taken per game, by kind (mean ± 95%)" in text
     assert (tmp_path / "ali-group-take-kind.png").read_bytes().startswith(PNG)
     assert "effects taken" in text  # Ali Baba's ratios: the share of each effect taken

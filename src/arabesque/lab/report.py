@@ -509,7 +509,7 @@ def build_report(runs: Sequence[Run]) -> tuple[str, list[Block]]:
         )
     means = [metric_means(run) for run in runs]
     # The game's groups of per-game counts (e.g. tiles taken by kind), drawn as means ± 95%.
-    for prefix, title in game_metrics(game).groups.items():
+    for prefix, group_title in game_metrics(game).groups.items():
         by_run = [{r["metric"]: r for r in m if r["metric"].startswith(prefix)} for m in means]
         names_in_group = sorted({k for b in by_run for k in b})
         if not names_in_group:
@@ -526,10 +526,10 @@ def build_report(runs: Sequence[Run]) -> tuple[str, list[Block]]:
             ]
             mean_series.append((label, values, spans))
         _grouped_bars(ax, [k[len(prefix) :] for k in names_in_group], mean_series)
-        ax.set_title(title)
+        ax.set_title(group_title)
         slug = "".join(c if c.isalnum() else "-" for c in prefix.strip("."))
         blocks.append(
-            Block("figure", figure=_figure(fig, f"{title} (mean ± 95%)", f"group-{slug}"))
+            Block("figure", figure=_figure(fig, f"{group_title} (mean ± 95%)", f"group-{slug}"))
         )
     if any(means):
         blocks.append(Block("h2", "Every metric, per game"))
