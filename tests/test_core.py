@@ -125,7 +125,8 @@ def test_params_from_json_missing_required_field() -> None:
     [
         ({"num_players": 1}, "for 2-5 players, not 1"),
         ({"num_players": 6}, "for 2-5 players, not 6"),
-        ({"num_players": 3, "max_turns": 0}, "max_turns must be at least 1"),
+        ({"num_players": 3, "max_turns": 0}, "max_turns must be an integer in 1..100000"),
+        ({"num_players": 3, "max_turns": 10**100}, "max_turns must be an integer in 1..100000"),
         ({"num_players": 3, "components": "/no/such/file.toml"}, "cannot read components"),
         ({"num_players": 3, "max_turns": "many"}, "max_turns"),
         ({"num_players": 3, "my_precious": "yes"}, "my_precious"),

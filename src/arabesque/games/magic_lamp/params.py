@@ -11,6 +11,8 @@ from arabesque.games.magic_lamp.components import load_components
 
 #: Turn cap that guarantees termination (assumed, not in the rulebook; see rulings R10).
 DEFAULT_MAX_TURNS = 100
+#: The largest turn cap accepted (assumed: far above any real game, like Djinn's round cap).
+MAX_TURNS_CAP = 100_000
 
 
 @dataclass(frozen=True, eq=False)

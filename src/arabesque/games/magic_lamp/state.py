@@ -22,7 +22,7 @@ from arabesque.core.observer import cached_on
 from arabesque.core.scoring import Score
 from arabesque.games.magic_lamp import actions as A
 from arabesque.games.magic_lamp.components import CHESTS, CardKind, Components, load_components
-from arabesque.games.magic_lamp.params import MagicLampParams
+from arabesque.games.magic_lamp.params import MAX_TURNS_CAP, MagicLampParams
 
 LONE = -1  # a talisman left alone: it no longer stands for any stone type
 NO_RING = -1
@@ -109,8 +109,12 @@ class MagicLampState(GameState):
             raise ParamsError(
                 f"components must be a file path or null, got {quote(params.components)}"
             )
-        if params.max_turns < 1:
-            raise ParamsError(f"max_turns must be at least 1, got {quote(params.max_turns)}")
+        # A safety cap, not a rule: bounded like Djinn's max_rounds, so that the longest game
+        # (max_game_length, the RL adapters' truncation) stays a sane number.
+        if not 1 <= params.max_turns <= MAX_TURNS_CAP:
+            raise ParamsError(
+                f"max_turns must be an integer in 1..{MAX_TURNS_CAP}, got {quote(params.max_turns)}"
+            )
         comp = load_components(params.components)
         needed = params.num_players * params.starting_cards_per_player
         if len(comp.starting_cards) < needed:
