@@ -78,7 +78,7 @@ def test_near_the_end_the_number_is_a_win_rate_and_early_an_evaluation() -> None
     seat = min(late.to_act())
     found = hint(Observation(late, seat), budget=Budget(iters=100))
     assert found.measure == "win_rate"
-    assert "share of simulated games won" in found.explanation
+    assert "share of simulated games the player won" in found.explanation
     spec = get_game("ali-baba")
     early = spec.new_game(spec.make_params(num_players=2), seed=5)
     seat = min(early.to_act())

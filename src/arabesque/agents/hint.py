@@ -166,13 +166,13 @@ def explain(measure: str, config: SearchConfig) -> str:
     """What a hint's numbers are, in one line."""
     if measure == "win_rate":
         return (
-            "each number is the share of simulated games won after that move, played to the "
-            "end from positions consistent with what you know"
+            "each number is the share of simulated games the player won after that move, "
+            "played to the end from deals consistent with what the player knows"
         )
     return (
-        f"each number is the game's evaluation of your position {config.horizon} random "
-        "moves after that move (0 to 1; 0.5 is even with your best rival), averaged over "
-        "positions consistent with what you know"
+        f"each number is the game's evaluation of the player's position {config.horizon} "
+        "random moves after that move (0 to 1; 0.5 is even with the best rival), averaged "
+        "over deals consistent with what the player knows"
     )
 
 
