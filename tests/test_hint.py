@@ -53,7 +53,10 @@ def test_a_hint_names_the_decisions_options_and_what_its_numbers_are() -> None:
     )
     assert found.measure in ("win_rate", "evaluation")
     assert found.explanation and found.prompt == decision.prompt
-    assert found.lines()[0].startswith("Hint (hard search bot): each number is")
+    lines = found.lines("Ann")
+    assert lines[0].startswith("The hard search bot's best moves for Ann (")
+    assert lines[1].startswith(f"  {found.options[0].label}: ")
+    assert lines[-1].startswith("Each number is the")
     assert found.to_json()["seed"] == str(found.seed)
 
 

@@ -96,15 +96,20 @@ class Hint:
         data["seed"] = str(self.seed)  # beyond a JavaScript number's exact range
         return data
 
-    def lines(self) -> list[str]:
-        """The hint in words, one line per option after the explanation (the terminal's)."""
-        out = [f"Hint ({self.level} search bot): {self.explanation}"]
+    def lines(self, name: str) -> list[str]:
+        """The hint for the player called ``name`` in words (the terminal's): who and what,
+        one line per option, then what the numbers are."""
+        what = "win rate" if self.measure == "win_rate" else "evaluation"
+        out = [f"The {self.level} search bot's best moves for {name} ({what}):"]
         for option in self.options:
-            number = f"{100 * option.value:.0f}%" if self.measure == "win_rate" else (
+            number = f"{100 * option.value:.0f}% won" if self.measure == "win_rate" else (
                 f"{option.value:.2f}"
             )
             share = "" if option.share is None else f", plays it {100 * option.share:.0f}%"
             out.append(f"  {option.label}: {number} ({option.visits} tries{share})")
+        shown = len(self.options)
+        more = f" ({shown} of {self.considered} options shown.)" if self.considered > shown else ""
+        out.append(f"{self.explanation[:1].upper()}{self.explanation[1:]}.{more}")
         return out
 
 
