@@ -107,15 +107,16 @@ def hint_words(record: GameRecord, step: int, level: str = DEFAULT_LEVEL) -> Tex
     if not acting:
         return Text("Nobody decides after this step: no hint.", style="dim")
     text = Text()
+    explanations: list[str] = []
     for seat in acting:
         found = hint(Observation(state, seat), level=level)
-        if text:
-            text.append("\n")
         title, *options, explanation = found.lines(seat_name(seat))
         text.append(title + "\n", style="bold")
         for line in options:
             text.append(line + "\n")
-        text.append(explanation, style="dim")
+        if explanation not in explanations:
+            explanations.append(explanation)
+    text.append("\n".join(explanations), style="dim")
     return text
 
 
