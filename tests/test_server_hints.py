@@ -153,3 +153,23 @@ def test_hints_are_rate_limited_per_address(tmp_path: Path) -> None:
         assert refused.status_code == 429
         assert "too many hints asked for" in refused.json()["message"]
         assert int(refused.headers["retry-after"]) >= 1
+
+
+def test_each_player_gets_the_hint_for_their_own_seat(server: ServerThread) -> None:
+    """Two players deciding at once (Magic Lamp's secret dice): each token gets its own
+    seat's hint, and nothing names another seat."""
+    lobby = Lobby(server.url)
+    table_id, host = lobby.create(
+        "magic-lamp", players=2, clock={"per_move_s": None}, hints=True,
+        seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+    )
+    tokens = [lobby.join(table_id, seat)[1] for seat in (0, 1)]
+    lobby.start(table_id, host)
+    lobby.close()
+    url = f"{server.url}/api/tables/{table_id}/hint"
+    for seat, token in enumerate(tokens):
+        found = httpx.get(url, headers=_auth(token), timeout=30).json()
+        assert found["seat"] == seat
+    # A seat named in the query is ignored: the token alone says whose hint it is.
+    asked = httpx.get(url, params={"seat": 1}, headers=_auth(tokens[0]), timeout=30).json()
+    assert asked["seat"] == 0
