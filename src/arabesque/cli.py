@@ -825,7 +825,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--step",
         action="store_true",
-        help="step through the game on screen (→/space next, ←/b back, Home/End, q quits)",
+        help=(
+            "step through the game on screen (→/space next, ←/b back, Home/End, h a hint for "
+            "the seat deciding, q quits)"
+        ),
     )
     p.set_defaults(handler=cmd_replay)
 

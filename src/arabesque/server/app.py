@@ -31,14 +31,15 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from arabesque import __version__
 from arabesque.agents.registry import agent_descriptions, agent_names
 from arabesque.bench import default_players
-from arabesque.core.game import Params
+from arabesque.core.game import GameState, Params
 from arabesque.core.limits import quote
-from arabesque.core.records import MAX_RECORD_BYTES
+from arabesque.core.records import MAX_RECORD_BYTES, GameRecord
 from arabesque.core.registry import game_ids, get_game
 from arabesque.server import db
 from arabesque.server.clocks import now_ms
 from arabesque.server.connection import Connection
 from arabesque.server.errors import LobbyError
+from arabesque.server.hints import Hints
 from arabesque.server.hub import Hub
 from arabesque.server.protocol import (
     AbandonRequest,
@@ -51,6 +52,7 @@ from arabesque.server.protocol import (
     FillRequest,
     GameInfo,
     HelloMsg,
+    HintInfo,
     JoinRequest,
     JoinResponse,
     OptionInfo,
@@ -70,6 +72,7 @@ from arabesque.server.replays import (
     RulesPage,
     parse_record,
     replay_frame,
+    replay_state,
     rules_page,
 )
 from arabesque.server.serving import tcp_socket
@@ -102,6 +105,7 @@ _RATE_LIMITED: dict[int | str, dict[str, Any]] = {
 #: The app's rate limits (``app.state.limits``, server/ratelimit.py).
 TABLES_LIMIT = "tables"
 UPLOADS_LIMIT = "uploads"
+HINTS_LIMIT = "hints"
 
 TableId = Annotated[str, Path(max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 
@@ -216,6 +220,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings)
         await hub.startup()
         app.state.hub = hub
+        app.state.hints = Hints(hub)
         try:
             yield
         finally:
@@ -232,6 +237,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limits = {
         TABLES_LIMIT: RateLimit(settings.tables_per_minute, settings.table_burst),
         UPLOADS_LIMIT: RateLimit(settings.uploads_per_minute, settings.upload_burst),
+        HINTS_LIMIT: RateLimit(settings.hints_per_minute, settings.hint_burst),
     }
     if settings.trusted_proxies:
         # The client's address from X-Forwarded-For, only when a trusted proxy sent it
@@ -469,11 +475,106 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         record = parse_record(body)
         return await asyncio.to_thread(replay_frame, record, step, seat)
 
+    hint_limit = Depends(limited(HINTS_LIMIT, "hints asked for"))
+    hint_errors: dict[int | str, dict[str, Any]] = {
+        **_ERRORS,
+        **_RATE_LIMITED,
+        503: {"model": ApiError, "description": "the hint took too long; try again"},
+    }
+
+    @app.get(
+        "/api/tables/{table_id}/hint",
+        response_model=HintInfo,
+        responses=hint_errors,
+        dependencies=[hint_limit],
+    )
+    async def table_hint(
+        table_id: TableId, hub: HubDep, request: Request, credentials: HostToken
+    ) -> HintInfo:
+        """A hint for your own move (``Authorization: Bearer`` your seat token), at a table
+        created with ``hints``."""
+        table = await hub.get(table_id)
+        if not table.hints:
+            raise LobbyError(
+                409, "hints_off", "this table was created without hints (the host chooses "
+                "when creating it)"
+            )
+        seat = None if credentials is None else table.seat_for_token(credentials.credentials)
+        if seat is None:
+            raise LobbyError(
+                403, "not_seated", "a hint is only for your own seat: send your seat token"
+            )
+        state = table.state
+        if state is None or table.ended:
+            raise LobbyError(409, "not_running", "the game is not being played")
+        hints: Hints = request.app.state.hints
+        seed, seen = hints.position(state, seat)
+        return _hint_info(await hints.hint(state, seat, seed, seen))
+
+    @app.get(
+        "/api/tables/{table_id}/replay/hint",
+        response_model=HintInfo,
+        responses=hint_errors,
+        dependencies=[hint_limit],
+    )
+    async def table_replay_hint(
+        table_id: TableId,
+        hub: HubDep,
+        request: Request,
+        seat: Annotated[int, Query(ge=0, lt=64)],
+        step: Annotated[int, Query(ge=0, lt=2**31)] = 0,
+    ) -> HintInfo:
+        """A hint for ``seat`` after ``step`` of a finished table's game."""
+        table = await hub.get(table_id)
+        return await _replay_hint(request, table.record(), step, seat)
+
+    @app.post(
+        "/api/replay/hint",
+        response_model=HintInfo,
+        responses={
+            **hint_errors,
+            400: {"model": ApiError, "description": "not a record, or one that does not replay"},
+            413: {"model": ApiError, "description": "over 4 MiB"},
+        },
+        dependencies=[Depends(limited(UPLOADS_LIMIT, "records uploaded")), hint_limit],
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": {"type": "object"}}},
+                "description": "a game record (docs/records.md)",
+            }
+        },
+    )
+    async def record_hint(
+        request: Request,
+        seat: Annotated[int, Query(ge=0, lt=64)],
+        step: Annotated[int, Query(ge=0, lt=2**31)] = 0,
+    ) -> HintInfo:
+        """A hint for ``seat`` after ``step`` of an uploaded record's game."""
+        body = await _read_limited(request, MAX_RECORD_BYTES)
+        return await _replay_hint(request, parse_record(body), step, seat)
+
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await _serve_socket(websocket, table_id, websocket.app.state.hub, settings)
 
     return app
+
+
+async def _replay_hint(request: Request, record: GameRecord, step: int, seat: int) -> HintInfo:
+    """The hint for ``seat`` after ``step`` of ``record`` (replayed in a thread)."""
+    hints: Hints = request.app.state.hints
+
+    def position() -> tuple[GameState, int, GameState]:
+        state = replay_state(record, step, seat)
+        return state, *hints.position(state, seat)
+
+    state, seed, seen = await asyncio.to_thread(position)
+    return _hint_info(await hints.hint(state, seat, seed, seen))
+
+
+def _hint_info(found: Any) -> HintInfo:
+    return HintInfo.model_validate(found.to_json())
 
 
 def _wants_page(request: Request) -> bool:

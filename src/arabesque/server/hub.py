@@ -363,6 +363,7 @@ class Hub:
                 "clock": request.clock.model_dump(mode="json"),
                 "auto_start": request.auto_start,
                 "away_s": request.away_s,
+                "hints": request.hints,
             },
             status=db.OPEN,
             host_token_hash=hash_token(host_token),

@@ -286,6 +286,9 @@ class CreateTableRequest(_Strict):
     #: Seconds a human seat's connection must be gone before the host or another seated
     #: player may hand the seat to a bot (``seat_bot``).
     away_s: Annotated[float, Field(ge=1, le=86400, strict=True)] = DEFAULT_AWAY_S
+    #: Players may ask for a hint on their own moves (``GET /api/tables/{id}/hint``);
+    #: shown to everyone in ``TableInfo.hints``.
+    hints: bool = False
 
 
 class SeatBotRequest(_Strict):
@@ -354,6 +357,8 @@ class TableInfo(BaseModel):
     reveal: Reveal | None = None
     result: dict[str, Any] | None = None
     away_s: float = DEFAULT_AWAY_S
+    #: Players may ask for hints on their own moves (set by the host at creation).
+    hints: bool = False
     #: Why an abandoned table ended.
     end_reason: str | None = None
     #: What happened outside the game: ``{"at", "kind", "seat", "text"}`` (kinds
@@ -406,6 +411,42 @@ class GameInfo(BaseModel):
     #: What the game is, in one line, and how long a game lasts, in words.
     description: str = ""
     length: str = ""
+
+
+class HintOptionInfo(BaseModel):
+    """One option of a hint: its action (null: "react" at a real-time decision), the
+    decision's label and canonical text for it, how often the search tried it, its value in
+    [0, 1] (``HintInfo.measure`` says what it is) and, at a secret simultaneous choice, its
+    share of the search's mixed strategy."""
+
+    action: int | None
+    label: str
+    text: str | None
+    visits: int
+    value: float
+    share: float | None = None
+
+
+class HintInfo(BaseModel):
+    """A hint for ``seat`` (agents/hint.py): the search bot's best options, most tried
+    first, and in ``explanation`` what their numbers are: ``win_rate`` (simulated games
+    played to the end, where that is affordable) or ``evaluation`` (the game's evaluation a
+    few moves on)."""
+
+    game: str
+    seat: int
+    level: str
+    seed: str
+    measure: Literal["win_rate", "evaluation"]
+    explanation: str
+    prompt: str
+    #: A real-time decision (the lamp race): the options are react / don't.
+    reaction: bool
+    options: list[HintOptionInfo]
+    #: How many options the seat has; what the search spent.
+    considered: int
+    iterations: int
+    applies: int
 
 
 class ApiError(BaseModel):

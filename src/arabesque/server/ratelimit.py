@@ -4,7 +4,7 @@
 once, then ``per_minute`` a minute; ``take(key)`` spends one and says how long to wait when
 none is left. ``limited(name)`` is the FastAPI dependency that applies the app's limit
 ``name`` (``app.state.limits``) to a route: the lobby's table creation and record uploads use
-it, and CPU-heavy requests (bots, hints) can later take their own limit the same way.
+it, and so do hints (server/hints.py: a search each), with their own limit.
 
 The client's address is the socket's peer, or what ``X-Forwarded-For`` names when the peer is
 one of ``Settings.trusted_proxies`` (app.py puts uvicorn's ``ProxyHeadersMiddleware`` in

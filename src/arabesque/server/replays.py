@@ -19,12 +19,12 @@ from markdown_it import MarkdownIt
 from pydantic import BaseModel
 
 from arabesque.core.errors import RecordError
-from arabesque.core.game import GameSpec
+from arabesque.core.game import GameSpec, GameState
 from arabesque.core.records import GameRecord
 from arabesque.server.errors import LobbyError
 from arabesque.server.store import SeatData
 from arabesque.server.words import Words, describer, seat_name
-from arabesque.sim.replay import replay_steps, step_title
+from arabesque.sim.replay import ReplayStep, replay_steps, step_title
 
 
 class ReplayFrame(BaseModel):
@@ -83,18 +83,9 @@ def replay_frame(
     ``LobbyError`` for a step or seat the game does not have and for a record that does not
     replay."""
     last = len(record.actions)
-    if not 0 <= step <= last:
-        raise LobbyError(404, "no_step", f"the game has steps 0 to {last}, not {step}")
     try:
-        steps = replay_steps(record, seat)
-        entry, state = next(steps)
-        while entry.step < step:
-            entry, state = next(steps)
+        entry, state = _replayed(record, step, seat)
         num_players = state.num_players
-        if seat is not None and not 0 <= seat < num_players:
-            raise LobbyError(
-                404, "no_seat", f"the game has seats 0 to {num_players - 1}, not {seat}"
-            )
         if seats is None:
             seats = record_seats(record, num_players)
         describe = describer(record.game, seats)
@@ -115,6 +106,34 @@ def replay_frame(
         )
     except RecordError as exc:
         raise LobbyError(400, "bad_record", str(exc)) from exc
+
+
+def replay_state(record: GameRecord, step: int, seat: int | None) -> GameState:
+    """The whole game of ``record`` after ``step`` (for a hint to ``seat``, which the caller
+    shows only its own part of); ``LobbyError`` as ``replay_frame``."""
+    try:
+        return _replayed(record, step, seat)[1]
+    except RecordError as exc:
+        raise LobbyError(400, "bad_record", str(exc)) from exc
+
+
+def _replayed(
+    record: GameRecord, step: int, seat: int | None
+) -> tuple[ReplayStep, GameState]:
+    """The step's entry and the state after it; ``LobbyError`` for a step or seat the game
+    does not have (``RecordError`` for a record that does not replay)."""
+    last = len(record.actions)
+    if not 0 <= step <= last:
+        raise LobbyError(404, "no_step", f"the game has steps 0 to {last}, not {step}")
+    steps = replay_steps(record, seat)
+    entry, state = next(steps)
+    while entry.step < step:
+        entry, state = next(steps)
+    if seat is not None and not 0 <= seat < state.num_players:
+        raise LobbyError(
+            404, "no_seat", f"the game has seats 0 to {state.num_players - 1}, not {seat}"
+        )
+    return entry, state
 
 
 def _namer(names: list[str]) -> Callable[[int | None], str]:

@@ -121,6 +121,16 @@ class Settings(BaseModel):
     #: the record again at each step it shows): ``upload_burst``, then ``uploads_per_minute``.
     uploads_per_minute: float = Field(120.0, ge=0)
     upload_burst: int = Field(120, ge=1)
+    #: Hints (server/hints.py): asked for per client address, ``hint_burst`` at once then
+    #: ``hints_per_minute`` (0: no limit); the search level that gives them, how many
+    #: options a hint shows, the longest it may take (past it: ``503 hint_failed``), and
+    #: how many hints are kept (per position).
+    hints_per_minute: float = Field(6.0, ge=0)
+    hint_burst: int = Field(10, ge=1)
+    hint_level: str = "hard"
+    hint_top: int = Field(3, ge=1, le=20)
+    hint_think_s: float = Field(30.0, gt=0)
+    hint_cache: int = Field(1024, ge=1)
     #: Proxies trusted to name the client in ``X-Forwarded-For`` (addresses or networks,
     #: e.g. ``("127.0.0.1", "10.0.0.0/8")``, or ``("*",)``); from anyone else the header is
     #: ignored and the client is the socket's peer address.

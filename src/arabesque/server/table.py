@@ -99,6 +99,7 @@ class TableRuntime:
         self.bot_think_s = min(float(data.options.get("bot_think_s", limit)), limit)
         self.auto_start = bool(data.options.get("auto_start", False))
         self.away_s = float(data.options.get("away_s", DEFAULT_AWAY_S))
+        self.hints = bool(data.options.get("hints", False))
         #: When each human seat's last connection went (away.py); from now for a table
         #: just loaded, as nobody is connected to it yet.
         self.gone_at: dict[int, datetime] = {s.seat: now() for s in data.seats}
@@ -301,6 +302,7 @@ class TableRuntime:
             reveal=reveal,
             result=result,
             away_s=self.away_s,
+            hints=self.hints,
             end_reason=self.data.end_reason,
             notes=self.data.notes,
         )

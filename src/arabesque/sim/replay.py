@@ -87,6 +87,17 @@ def replay_steps(
         label = _label_of(after, step, record)
 
 
+def state_after(record: GameRecord, step: int) -> GameState:
+    """The game of ``record`` after ``step`` (0: the setup); ``RecordError`` when a step up
+    to it does not replay, ValueError for a step the record does not have."""
+    if not 0 <= step <= len(record.actions):
+        raise ValueError(f"the record has steps 0 to {len(record.actions)}, not {step}")
+    for entry, state in replay_steps(record):
+        if entry.step == step:
+            return state
+    raise AssertionError("unreachable: replay_steps yields every step")
+
+
 def _label_of(state: GameState, done: int, record: GameRecord) -> str | None:
     """The label of the record's next action (after ``done`` steps) in its player's
     decision in ``state``; None at the end or when the decision does not offer it (the

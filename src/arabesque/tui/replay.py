@@ -4,7 +4,9 @@ One screen: the board after the current step, drawn by the game's own renderers 
 spectator's view (a replay viewer is a spectator: no hand or face-down card is shown, even
 though the record holds them all), the step and its events in words, the scores so far,
 and the log of the steps before. → / space / n go forward, ← / b back, PgDn / PgUp ten
-steps, Home / End to the setup and the end, q (or Ctrl+C, Ctrl+Q, Esc) quits.
+steps, Home / End to the setup and the end, h shows a hint for the seat (or seats) deciding
+after the step (agents/hint.py: the ``hard`` search bot's best options, from what that seat
+knows; worked out in a thread, kept per step), q (or Ctrl+C, Ctrl+Q, Esc) quits.
 
 Every frame is computed once when the app starts (``sim.replay.replay_frames``), so moving
 back is as quick as moving forward.
@@ -19,12 +21,14 @@ from typing import ClassVar
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual import events
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, RichLog, Static
 
+from arabesque.agents.base import Observation
+from arabesque.agents.hint import DEFAULT_LEVEL, hint
 from arabesque.core.records import GameRecord
 from arabesque.core.registry import get_game
 from arabesque.sim.replay import (
@@ -33,6 +37,7 @@ from arabesque.sim.replay import (
     replay_frames,
     result_words,
     seat_name,
+    state_after,
     step_title,
 )
 
@@ -94,6 +99,27 @@ def scores_table(frame: ReplayFrame) -> Table:
     return table
 
 
+def hint_words(record: GameRecord, step: int, level: str = DEFAULT_LEVEL) -> Text:
+    """The hint after ``step`` for each seat deciding then (several in a secret simultaneous
+    phase), in words; each from what its seat knows."""
+    state = state_after(record, step)
+    acting = sorted(state.to_act())
+    if not acting:
+        return Text("Nobody decides after this step: no hint.", style="dim")
+    text = Text()
+    explanations: list[str] = []
+    for seat in acting:
+        found = hint(Observation(state, seat), level=level)
+        title, *options, explanation = found.lines(seat_name(seat))
+        text.append(title + "\n", style="bold")
+        for line in options:
+            text.append(line + "\n")
+        if explanation not in explanations:
+            explanations.append(explanation)
+    text.append("\n".join(explanations), style="dim")
+    return text
+
+
 class ReplayApp(App[int]):
     """Step through one record; ``position`` is the step shown (0 = the setup)."""
 
@@ -108,6 +134,7 @@ class ReplayApp(App[int]):
         Binding("pageup", "go(-10)", "-10", key_display="PgUp", priority=True),
         Binding("home", "go_to(0)", "Setup", priority=True),
         Binding("end", "go_to(-1)", "End", priority=True),
+        Binding("h", "hint", "Hint", priority=True),
         Binding("q,escape", "quit", "Quit", priority=True),
     ]
     DEFAULT_CSS = """
@@ -116,6 +143,8 @@ class ReplayApp(App[int]):
     #board-col { width: 3fr; }
     #side { width: 2fr; min-width: 40; }
     #step { height: auto; max-height: 50%; border: round $accent; padding: 0 1; }
+    #hint { height: auto; border: round $success; padding: 0 1; display: none; }
+    #hint.-shown { display: block; }
     #scores { height: auto; border: round $primary-darken-1; padding: 0 1; }
     #log { height: 1fr; border: round $primary-darken-1; }
     #board { padding: 0 1; }
@@ -123,6 +152,7 @@ class ReplayApp(App[int]):
        the scores) below it, as wide as the terminal. */
     Screen.-narrow #side { dock: top; width: 100%; height: auto; min-width: 0; }
     Screen.-narrow #step { max-height: 7; }
+    Screen.-narrow #hint { max-height: 12; }
     Screen.-narrow #scores { display: none; }
     Screen.-narrow #log { height: 5; }
     Screen.-narrow #board-col { width: 100%; }
@@ -136,10 +166,15 @@ class ReplayApp(App[int]):
         record: GameRecord,
         title: str = "",
         frames: Sequence[ReplayFrame] | None = None,
+        hint_level: str = DEFAULT_LEVEL,
     ) -> None:
         """``frames`` are computed from the record unless given; a record that does not
-        replay raises ``RecordError`` here, before anything is drawn."""
+        replay raises ``RecordError`` here, before anything is drawn. ``hint_level``: the
+        search level whose options a hint shows (tests use a small one)."""
         super().__init__()
+        self.hint_level = hint_level
+        #: Step -> the hint's words, once worked out.
+        self.hints: dict[int, Text] = {}
         self.record = record
         self.frames = list(replay_frames(record) if frames is None else frames)
         self.spec = get_game(record.game)
@@ -165,12 +200,14 @@ class ReplayApp(App[int]):
                 yield Static(id="board")
             with Vertical(id="side"):
                 yield Static(id="step")
+                yield Static(id="hint")
                 yield Static(id="scores")
                 yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#step").border_title = "This step"
+        self.query_one("#hint").border_title = "Hint"
         self.query_one("#log").border_title = "Log"
         self.query_one("#board-col").border_title = "Board"
         self.query_one(RichLog).can_focus = False
@@ -189,6 +226,27 @@ class ReplayApp(App[int]):
         if target != self.position:
             self.position = target
             self._draw()
+
+    def action_hint(self) -> None:
+        """Show the hint for the seats deciding after the current step (worked out once)."""
+        position = self.position
+        panel = self.query_one("#hint", Static)
+        panel.add_class("-shown")
+        if position in self.hints:
+            panel.update(self.hints[position])
+            return
+        panel.update(Text("Thinking…", style="dim"))
+        self._work_out_hint(position)
+
+    @work(thread=True, exclusive=True)
+    def _work_out_hint(self, position: int) -> None:
+        words = hint_words(self.record, position, self.hint_level)
+        self.call_from_thread(self._hint_ready, position, words)
+
+    def _hint_ready(self, position: int, words: Text) -> None:
+        self.hints[position] = words
+        if position == self.position:
+            self.query_one("#hint", Static).update(words)
 
     def action_help_quit(self) -> None:
         # Textual's Ctrl+C only says to press Ctrl+Q; a replay has nothing to lose, so it
@@ -220,6 +278,8 @@ class ReplayApp(App[int]):
         if len(step_words) == 1 and self.position:
             step_words.append(Text("  (nothing anyone can see happened)", style="dim"))
         self.query_one("#step", Static).update(Group(*step_words))
+        # A hint belongs to its step: asked for again (h) at another.
+        self.query_one("#hint", Static).remove_class("-shown")
         self.query_one("#scores", Static).update(scores_table(frame))
         self.query_one("#board", Static).update(self._board_picture(frame))
         self._write_log()

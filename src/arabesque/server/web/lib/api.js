@@ -143,6 +143,21 @@ export function replayRecord(recordText, step, seat = null) {
   return request("POST", `/api/replay?${replayQuery(step, seat)}`, { text: recordText });
 }
 
+/** A hint for `seat` after `step` of a finished table's game (docs/protocol.md, "Hints"). */
+export function replayHint(tableId, step, seat) {
+  return request("GET", `/api/tables/${encodeURIComponent(tableId)}/replay/hint?${replayQuery(step, seat)}`);
+}
+
+/** The same for a record file's text. */
+export function recordHint(recordText, step, seat) {
+  return request("POST", `/api/replay/hint?${replayQuery(step, seat)}`, { text: recordText });
+}
+
+/** A hint for this browser's own move at a table created with hints (its seat token). */
+export function tableHint(tableId, seatToken) {
+  return request("GET", `/api/tables/${encodeURIComponent(tableId)}/hint`, { hostToken: seatToken });
+}
+
 /** A game's rules and rulings as HTML: {game, name, html, rulings_html}. */
 export function rules(game) {
   return request("GET", `/api/games/${encodeURIComponent(game)}/rules`);

@@ -125,7 +125,7 @@ export async function mount(root) {
     return h("div", { class: "table-row" }, [
       h("div", { class: "table-what" }, [
         h("strong", {}, [gameName(table.game)]),
-        h("span", { class: "muted" }, [` · ${plural(table.seats.length, "player")} · ${when(table.created_at)}`]),
+        h("span", { class: "muted" }, [` · ${plural(table.seats.length, "player")} · ${when(table.created_at)}${table.hints ? " · hints allowed" : ""}`]),
         h("div", { class: "seat-names" }, [table.seats.map((s) => seatName(s) + (s.kind === "human" && !s.taken ? " (free)" : "")).join(", ")]),
       ]),
       h("div", { class: "table-actions" }, actions),
@@ -282,6 +282,12 @@ function createForm(games, name, showError) {
   const clock = selectField("Clock", CLOCKS, 0);
   const think = selectField("Bots think at most", BOT_THINK, 1);
   const awayField = selectField("A bot may stand in for a player away", AWAY, 2, { name: "away" });
+  const hintsId = fresh("hints");
+  const hintsBox = h("input", { id: hintsId, type: "checkbox", "aria-describedby": `${hintsId}-hint` });
+  const hintsField = h("div", { class: "field check" }, [hintsBox, h("label", { for: hintsId }, [
+    "Allow hints", h("span", { class: "hint-sep" }, [": "]),
+    h("span", { class: "hint", id: `${hintsId}-hint` }, ["every player may ask the hard search bot for its best moves on their own turn (everyone sees that the table allows it)"]),
+  ])]);
   const submit = h("button", { type: "submit", class: "primary" }, ["Create the table"]);
   const status = h("p", { class: "form-error", role: "alert" });
 
@@ -354,6 +360,7 @@ function createForm(games, name, showError) {
       clock: { per_move_s: CLOCKS[Number(clock.select.value)].seconds },
       bot_think_s: BOT_THINK[Number(think.select.value)].seconds,
       away_s: AWAY[Number(awayField.select.value)].seconds,
+      hints: hintsBox.checked,
       auto_start: true,
     };
     submit.disabled = true;
@@ -376,6 +383,7 @@ function createForm(games, name, showError) {
   form.append(
     h("div", { class: "form-grid" }, [gameField.field, playersHolder, clock.field, think.field, awayField.field]),
     optionsHolder,
+    hintsField,
     seatsHolder,
     h("div", { class: "form-actions" }, [submit]),
     status,

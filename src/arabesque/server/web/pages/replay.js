@@ -5,7 +5,8 @@
 // one seat saw it, the step's events in words, the result at the end); the page caches every
 // step it fetched, so going back and forth costs one request per step at most.
 import { h, s, clear, plural, loadStyle } from "../lib/dom.js";
-import { games as fetchGames, replayRecord, replayStep } from "../lib/api.js";
+import { games as fetchGames, recordHint, replayHint, replayRecord, replayStep } from "../lib/api.js";
+import { hintBox } from "../lib/hint.js";
 import * as store from "../lib/store.js";
 import { setGame } from "../app.js";
 
@@ -35,6 +36,7 @@ function tableSource(tableId) {
   return {
     tableId,
     fetchStep: (step, seat) => replayStep(tableId, step, seat).then(stepAnswer),
+    fetchHint: (step, seat) => replayHint(tableId, step, seat),
   };
 }
 
@@ -44,6 +46,7 @@ function fileSource(recordText, fileName) {
   return {
     fileName,
     fetchStep: (step, seat) => replayRecord(recordText, step, seat).then(stepAnswer),
+    fetchHint: (step, seat) => recordHint(recordText, step, seat),
   };
 }
 
@@ -209,6 +212,16 @@ async function buildViewer(root, source, first, header) {
     return h("label", { class: "replay-setting" }, [box, " ", setting.label]);
   });
 
+  // The hint: the search bot's best options for the seat deciding at this step (the viewed
+  // seat when it decides, else the first that does), asked for with a click or the H key.
+  const hintButton = h("button", { type: "button", class: "secondary replay-hint-button", title: "Hint (H)", onclick: () => askHint() }, ["Hint"]);
+  const hintResult = h("div", { class: "replay-hint-result", "aria-live": "polite" }, []);
+  const hintPanel = h("section", { class: "replay-hint-panel", "aria-label": "Hint" }, [hintButton, hintResult]);
+  /** `${step}:${seat}` -> Promise of the hint, and the answers already received. */
+  const hints = new Map();
+  const hintsSettled = new Map();
+  let hintAt = null; // {step, seat} the button asks for, or null when nobody decides
+
   const status = h("p", { class: "replay-status", role: "status" }, []);
   const stepTitle = h("h2", { class: "replay-step-title" }, []);
   const stepEvents = h("ul", { class: "replay-events" }, []);
@@ -233,6 +246,7 @@ async function buildViewer(root, source, first, header) {
       h("section", { class: "replay-board-wrap", "aria-label": "The board" }, [board]),
       h("aside", { class: "replay-side" }, [
         h("section", { class: "replay-step", "aria-live": "polite" }, [stepTitle, stepEvents]),
+        hintPanel,
         resultBox,
         log,
       ]),
@@ -347,6 +361,44 @@ async function buildViewer(root, source, first, header) {
     log.scrollTop = log.scrollHeight;
   }
 
+  /** The hint button for the step on screen (`answer`): who it is for, and a hint already
+   * received for that seat and step. */
+  function drawHint(step, answer) {
+    const acting = Array.isArray(answer.view.to_act) ? answer.view.to_act : [];
+    const forSeat = seat !== null && acting.includes(seat) ? seat : acting.length ? acting[0] : null;
+    hintAt = forSeat === null ? null : { step, seat: forSeat };
+    hintButton.disabled = forSeat === null;
+    hintButton.textContent = forSeat === null ? "Hint: nobody decides here" : `Hint for ${names[forSeat]}`;
+    clear(hintResult);
+    const known = forSeat === null ? null : hintsSettled.get(`${step}:${forSeat}`);
+    if (known) hintResult.append(hintBox(known, names[forSeat]));
+  }
+
+  async function askHint() {
+    if (hintAt === null) return;
+    const { step, seat: forSeat } = hintAt;
+    const k = `${step}:${forSeat}`;
+    if (!hints.has(k)) {
+      const asked = source.fetchHint(step, forSeat);
+      asked.catch(() => hints.delete(k));
+      hints.set(k, asked);
+    }
+    clear(hintResult).append(h("p", { class: "hint-waiting" }, [`Thinking about ${names[forSeat]}'s move…`]));
+    let found;
+    try {
+      found = await hints.get(k);
+    } catch (err) {
+      if (hintAt && hintAt.step === step && hintAt.seat === forSeat) {
+        clear(hintResult).append(h("p", { class: "hint-error", role: "alert" }, [`No hint: ${err.message}`]));
+      }
+      return;
+    }
+    hintsSettled.set(k, found);
+    if (hintAt && hintAt.step === step && hintAt.seat === forSeat) {
+      clear(hintResult).append(hintBox(found, names[forSeat]));
+    }
+  }
+
   /** Answers already received, for the log (drawn synchronously). */
   const settled = new Map();
   function remember(step, answer, forSeat = seat) {
@@ -411,6 +463,7 @@ async function buildViewer(root, source, first, header) {
     clear(stepEvents).append(...(answer.events.length
       ? besidesTitle(answer).map(eventLine)
       : [h("li", { class: "replay-event tone-dim" }, ["Nothing anyone else can see happened."])]));
+    drawHint(step, answer);
     drawResult(answer.result);
     drawLog();
 
@@ -494,6 +547,10 @@ async function buildViewer(root, source, first, header) {
       case "End":
         if (onSlider) return;
         stop(); show(lastStep);
+        break;
+      case "h":
+      case "H":
+        askHint();
         break;
       default:
         return;

@@ -8,6 +8,7 @@ import { seatName } from "../lib/api.js";
 import * as store from "../lib/store.js";
 import { TableSocket } from "../lib/socket.js";
 import { expandOptions } from "../lib/decision.js";
+import { hintBox } from "../lib/hint.js";
 import { setGame } from "../app.js";
 import generic from "../games/generic.js";
 
@@ -148,6 +149,9 @@ class TablePage {
             this.decisionPanel,
             h("section", { class: "card players-card", "aria-labelledby": "players-title" }, [
               h("h2", { id: "players-title" }, ["Players"]), this.playersList,
+              this.hintsNote = h("p", { class: "muted hints-note", hidden: true }, [
+                "Hints are allowed at this table: each player may ask the search bot for its best moves on their own turn.",
+              ]),
             ]),
             h("section", { class: "card log-card", "aria-labelledby": "log-title" }, [
               h("h2", { id: "log-title" }, ["What happened"]), this.logList,
@@ -499,6 +503,7 @@ class TablePage {
   renderPlayers() {
     clear(this.playersList);
     if (!this.table) return;
+    this.hintsNote.hidden = !this.table.hints;
     const toAct = new Set(this.view && !this.isOver() ? this.view.to_act || [] : []);
     this.table.seats.forEach((seat, i) => {
       const clock = h("span", { class: "clock", dataset: { seat: String(i) } });
@@ -717,6 +722,8 @@ class TablePage {
       panel.append(this.lampButton(view));
     } else {
       panel.append(this.optionList(decision));
+      // A race is over before a hint could arrive: hints are for the other decisions.
+      if (this.table && this.table.hints) panel.append(this.hintArea(view));
     }
     if (this.decisionError) panel.append(h("p", { class: "decision-error", role: "alert" }, [this.decisionError]));
     if (this.pending) panel.append(h("p", { class: "pending", role: "status" }, [`Sending: ${this.pending.label}…`]));
@@ -762,6 +769,37 @@ class TablePage {
       list.append(h("li", {}, [button]));
     });
     return list;
+  }
+
+  /** The Hint button of a table created with hints, and the hint for this move once asked. */
+  hintArea(view) {
+    const shown = this.hint && this.hint.version === view.version ? this.hint : null;
+    const button = h("button", {
+      type: "button", class: "secondary hint-button", disabled: Boolean(shown && shown.waiting),
+      onclick: () => this.askHint(),
+    }, ["Hint"]);
+    let body = null;
+    if (shown && shown.waiting) body = h("p", { class: "hint-waiting", role: "status" }, ["Thinking about your move…"]);
+    else if (shown && shown.error) body = h("p", { class: "hint-error", role: "alert" }, [`No hint: ${shown.error}`]);
+    else if (shown) body = hintBox(shown.found, "you");
+    return h("div", { class: "hint-area" }, [button, body]);
+  }
+
+  async askHint() {
+    const view = this.view;
+    const mine = store.seatAt(this.tableId);
+    if (!view || !mine) return;
+    const version = view.version;
+    this.hint = { version, waiting: true };
+    this.renderDecision();
+    let outcome;
+    try {
+      outcome = { version, found: await api.tableHint(this.tableId, mine.token) };
+    } catch (err) {
+      outcome = { version, error: err.message };
+    }
+    if (this.hint && this.hint.version === version) this.hint = outcome;
+    this.renderDecision();
   }
 
   lampButton(view) {
