@@ -215,30 +215,21 @@ def _holding(t: Tables, held: list[int], talisman_on: dict[int, int]) -> Holding
         entries = tuple(map(t.unprotected.__getitem__, held))
     cards = len(held) - counts[talisman_code + 1]
     bonus = t.set_bonus
-    set_points = [sets[0] * bonus[0], sets[1] * bonus[1], sets[2] * bonus[2]]
+    set0, set1, set2 = sets[0] * bonus[0], sets[1] * bonus[1], sets[2] * bonus[2]
     s0, s1, s2 = t.set_keys
     m0, m1, m2, m3 = t.majority_keys  # the components have 4 stone types (validated)
     st0, st1, st2, st3 = t.stone_types
+    # Positional: a NamedTuple built by keywords costs twice as much.
     return Holding(
-        stones=tuple(stones),
-        sets=sets,
-        protected=frozenset(protected),
-        cards=cards,
-        entries=entries,
-        stones_json={st0: stones[0], st1: stones[1], st2: stones[2], st3: stones[3]},
-        sets_json={_BRONZE: sets[0], _SILVER: sets[1], _GOLD: sets[2]},
-        breakdown={
-            "cards": cards,
-            s0: set_points[0],
-            s1: set_points[1],
-            s2: set_points[2],
-            m0: 0,
-            m1: 0,
-            m2: 0,
-            m3: 0,
-            "ring": 0,
-        },
-        points=cards + sum(set_points),
+        tuple(stones),
+        sets,
+        frozenset(protected),
+        cards,
+        entries,
+        {st0: stones[0], st1: stones[1], st2: stones[2], st3: stones[3]},
+        {_BRONZE: sets[0], _SILVER: sets[1], _GOLD: sets[2]},
+        {"cards": cards, s0: set0, s1: set1, s2: set2, m0: 0, m1: 0, m2: 0, m3: 0, "ring": 0},
+        cards + set0 + set1 + set2,
     )
 
 
