@@ -6,6 +6,7 @@ order the view gives them, so a reordering shows too). Run it on two source tree
 
     PYTHONPATH=/tmp/before/src python3 scripts/view_digest.py djinn 3 --games 50
     PYTHONPATH=src python3 scripts/view_digest.py djinn 3 --games 50
+    PYTHONPATH=src python3 scripts/view_digest.py magic-lamp 4 --params '{"my_precious": true}'
 
 A decision's options given as a numeric range (docs/protocol.md, "Decisions") are expanded
 to one entry per option before hashing, so a tree that sends the compact form and one that
@@ -56,9 +57,12 @@ def main() -> None:
     parser.add_argument("players", type=int)
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--agents", default="random,heuristic")
+    parser.add_argument(
+        "--params", default="{}", help='more params as JSON, e.g. \'{"my_precious": true}\''
+    )
     args = parser.parse_args()
     spec = get_game(args.game)
-    params = spec.make_params(num_players=args.players)
+    params = spec.make_params(num_players=args.players, **json.loads(args.params))
     total = hashlib.sha256()
     seats: list[int | None] = [None, *range(args.players)]
     views = 0

@@ -253,11 +253,13 @@ class Decision:
         at = 0  # the next option's index
         written = 0  # how many listed options are written
         for i, r in self._spans:
-            options += self._entries(at, i, texts, written)
-            written += i - at
+            if at < i:
+                options += self._entries(at, i, texts, written)
+                written += i - at
             options.append({"range": r.to_json()})
             at = i + len(r.actions)
-        options += self._entries(at, len(self.options), texts, written)
+        if at < len(self.options):
+            options += self._entries(at, len(self.options), texts, written)
         return options
 
     def _json(self, options: list[dict[str, Any]]) -> dict[str, Any]:

@@ -37,6 +37,12 @@ WAITING: dict[DecisionKind, str] = {
     DecisionKind.RETRIEVE: "taking a card from the discard pile",
 }
 
+# Enum members and names as module constants: an enum attribute is slow on the view's path.
+_SETTING = Phase.SETTING
+_RACE = Phase.RACE
+_RESOLVE = Phase.RESOLVE
+_KIND_NAMES = {kind: kind.name.lower() for kind in DecisionKind}
+
 _RACE_LABELS = tuple(
     "do not rub" if a == A.NO_RUB else f"rub after {A.rub_ms(a)} ms" for a in RACE_OPTIONS
 )
@@ -227,11 +233,12 @@ _SET_RANGES = tuple(
 
 def _set_decision(state: MagicLampState, seat: int, options: tuple[int, ...]) -> Decision:
     """Setting a die: one range per chest (a chest offers all six faces or none). The few
-    distinct set-die decisions are built once each."""
-    prompt, context, trail = _prompt(state, DecisionKind.SET_DIE, seat, ())
-    key = (seat, options, prompt)
+    distinct set-die decisions are built once each, known by what their prompt and options
+    follow from: the seat, its options, how many dice it sets and how many it has set."""
+    key = (seat, options, state.params.dice_per_player, len(state.dice[seat]))
     decision = _SET_DECISIONS.get(key)
     if decision is None:
+        prompt, context, trail = _prompt(state, DecisionKind.SET_DIE, seat, ())
         offered = set(options)
         decision = _SET_DECISIONS[key] = Decision(
             seat=seat,
@@ -247,14 +254,15 @@ def _set_decision(state: MagicLampState, seat: int, options: tuple[int, ...]) ->
     return decision
 
 
-_SET_DECISIONS: dict[tuple[int, tuple[int, ...], str], Decision] = {}
+_SET_DECISIONS: dict[tuple[int, tuple[int, ...], int, int], Decision] = {}
 
 
 def decision_for(state: MagicLampState, seat: int) -> Decision:
     """The decision of ``seat``, who is among ``state.to_act()``."""
-    if state.phase is Phase.SETTING:
+    phase = state.phase
+    if phase is _SETTING:
         return _set_decision(state, seat, tuple(state.legal_actions(seat)))
-    if state.phase is Phase.RACE:
+    if phase is _RACE:
         return _race_decision(seat)
     pending = state.pending
     assert pending is not None and pending[1] == seat
@@ -276,9 +284,9 @@ def decision_for(state: MagicLampState, seat: int) -> Decision:
 def pending_json(state: MagicLampState) -> dict[str, Any] | None:
     """Public: who is deciding what, for everyone at the table (the chooser's own options
     come with their decision)."""
-    if state.phase is Phase.RESOLVE and state.pending is not None:
+    if state.phase is _RESOLVE and state.pending is not None:
         kind, player, _, ctx = state.pending
-        out: dict[str, Any] = {"kind": kind.name.lower(), "player": player}
+        out: dict[str, Any] = {"kind": _KIND_NAMES[kind], "player": player}
         out["doing"] = WAITING[kind]
         if kind is DecisionKind.WISH:
             out["lamp"] = state.comp.lamp_json(ctx[0])

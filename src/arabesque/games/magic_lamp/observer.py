@@ -270,7 +270,8 @@ class MagicLampObserver(Observer[MagicLampState]):
             r = rel[p]
             at = base + r * cards
             ones.extend([at + c for c in state.holdings[p]])
-            stones, sets, protected, _ = summary[p]
+            hand = summary[p]
+            stones, sets, protected = hand.stones, hand.sets, hand.protected
             if protected:
                 ones.extend([protected_base + c for c in protected])
             for st in range(k):
@@ -412,7 +413,7 @@ class MagicLampObserver(Observer[MagicLampState]):
             lines.append(f"To act: {', '.join(f'seat {p}' for p in acting)}, {doing}.")
         order = range(n) if seat is None else [(seat + i) % n for i in range(n)]
         for p in order:
-            _, sets, _, _ = summary[p]
+            sets = summary[p].sets
             score = totals[p]
             held = _summarise(t.short_name[c] for c in state.holdings[p]) or "no cards"
             extras = []

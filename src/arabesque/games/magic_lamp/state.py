@@ -272,16 +272,12 @@ class MagicLampState(GameState):
     # -- decisions and information ------------------------------------------------------
 
     def _decision(self, seat: int) -> CoreDecision:
-        from arabesque.games.magic_lamp.decisions import decision_for
-
-        return decision_for(self, seat)
+        return _decisions.decision_for(self, seat)
 
     def reaction(self, seat: int) -> Reaction | None:
         # The lamp race is the one real-time decision; answered without building it.
         if self.phase is _RACE and seat in self.waiting:
-            from arabesque.games.magic_lamp.decisions import RACE_REACTION
-
-            return RACE_REACTION
+            return _decisions.RACE_REACTION
         return None
 
     def public_data(self) -> Components:
@@ -377,7 +373,9 @@ class MagicLampState(GameState):
 # Events are frozen dataclasses; keep the import visible for type checkers of clones.
 __all__ = ["DecisionKind", "Event", "MagicLampState", "Phase"]
 
-# The forward model imports this module, so it comes last; importing it once here rather than
-# in the methods that call it keeps an import statement off every step, determinization and
-# scoring (``from <package> import name`` even runs importlib's ``_handle_fromlist``, in Python).
+# The forward model and the decisions import this module, so they come last; importing them
+# once here rather than in the methods that call them keeps an import statement off every
+# step, determinization, scoring and view (``from <package> import name`` even runs
+# importlib's ``_handle_fromlist``, in Python).
+from arabesque.games.magic_lamp import decisions as _decisions  # noqa: E402
 from arabesque.games.magic_lamp import rules as _rules  # noqa: E402
