@@ -40,11 +40,11 @@ from arabesque.rl.gym import SingleAgentEnv
 
 GAME = "magic-lamp"
 PLAYERS = 2
-#: The heuristic bot with a fast hand: its reaction times drawn around the env's fastest
-#: allowed rub (``race_floor_ms``, 300 ms) rather than a human's 600 ms median. A learner
-#: may rub at 300 ms every time, so against the plain ``heuristic`` most of what it can gain
-#: is the race; against this one it must gain it elsewhere.
-FAST_HEURISTIC = "heuristic:median_ms=300"
+#: The heuristic bot with a fast hand: it rubs at 300 ms every time (no spread), the env's
+#: fastest allowed rub (``race_floor_ms``), rather than around a human's 600 ms. A learner
+#: may rub at 300 ms every time, so against the plain ``heuristic`` much of what it can
+#: gain is the race; against this one a tied rub is a coin toss, and it must gain elsewhere.
+FAST_HEURISTIC = "heuristic:median_ms=300+sigma=0"
 #: Evaluation games start from these seeds, one block per opponent, the same for every
 #: policy (so their win rates compare game for game).
 EVAL_SEEDS = {"random": 10_000, "heuristic": 20_000, FAST_HEURISTIC: 50_000}
