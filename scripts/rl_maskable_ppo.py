@@ -133,7 +133,7 @@ def model_policy(model: Any, deterministic: bool) -> Policy:
 
 def markdown_table(rows: dict[str, dict[str, dict[str, Any]]]) -> str:
     """One row per policy, one column per opponent: wins / games, rate, Wilson 95%."""
-    opponents = list(EVAL_SEEDS)
+    opponents = list(next(iter(rows.values())))
     lines = [
         "| policy | " + " | ".join(f"vs `{o}`" for o in opponents) + " |",
         "|---|" + "---:|" * len(opponents),
@@ -150,6 +150,10 @@ def markdown_table(rows: dict[str, dict[str, dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
+#: Short names for the curve's legend.
+LABELS = {"random": "random", "heuristic": "heuristic", FAST_HEURISTIC: "fast heuristic"}
+
+
 def draw_curve(
     curve: list[dict[str, Any]], uniform: dict[str, Any], trained_against: str, path: Path
 ) -> None:
@@ -159,25 +163,32 @@ def draw_curve(
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
 
     steps = [c["timesteps"] for c in curve]
-    fig, ax = plt.subplots(figsize=(9, 4.5))
+    fig, ax = plt.subplots(figsize=(9, 5.5))
     colours = {"random": "tab:blue", "heuristic": "tab:red", FAST_HEURISTIC: "tab:green"}
     for opponents, colour in colours.items():
+        if opponents not in curve[0]["deterministic"]:
+            continue  # a run from before this opponent was evaluated
+        name = LABELS[opponents]
         for mode, line in (("deterministic", "-"), ("stochastic", "--")):
             rates = [c[mode][opponents]["win_rate"] for c in curve]
             ax.plot(steps, rates, line, color=colour, marker="o", ms=3)
-            ax.lines[-1].set_label(f"vs {opponents}, {mode}")
+            ax.lines[-1].set_label(f"vs {name}, {mode}")
         ax.axhline(uniform[opponents]["win_rate"], color=colour, linestyle=":", linewidth=1)
-        ax.lines[-1].set_label(f"uniform random policy vs {opponents}")
+        ax.lines[-1].set_label(f"uniform random policy vs {name}")
     games = curve[0]["deterministic"]["random"]["games"]
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _pos: f"{x / 1000:.0f}k"))
+    ax.set_xticks(steps)
     ax.set_xlabel("training timesteps (the learner's decisions)")
-    ax.set_ylabel(f"win rate, {games} games on fixed seeds")
+    ax.set_ylabel(f"win rate, {games} games per point on fixed seeds")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_title(f"MaskablePPO on Magic Lamp, 2 players, trained against {trained_against}")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+    against = LABELS.get(trained_against, trained_against)
+    ax.set_title(f"MaskablePPO, Magic Lamp 2 players, trained against {against}")
     ax.grid(alpha=0.3)
-    fig.tight_layout()
+    fig.legend(loc="lower center", ncol=3, fontsize=8)
+    fig.tight_layout(rect=(0, 0.16, 1, 1))
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
 
