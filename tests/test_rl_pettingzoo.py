@@ -341,3 +341,81 @@ def test_a_dead_agent_takes_only_none() -> None:
     aec.step(None)
     aec.step(None)
     assert aec.agents == []
+
+
+def test_the_wrapped_env_keeps_pettingzoos_call_order_checks() -> None:
+    """``env()`` reads the hot attributes straight from the raw env (``_ReadsRawEnv``); the
+    order checks of PettingZoo's ``OrderEnforcingWrapper`` still hold."""
+    from pettingzoo.utils import wrappers
+
+    aec = env("magic-lamp", players=2)
+    assert isinstance(aec, wrappers.OrderEnforcingWrapper)
+    assert isinstance(aec.env, wrappers.AssertOutOfBoundsWrapper)
+    assert isinstance(aec.env.env, wrappers.TerminateIllegalWrapper)
+    for name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(aec, name)
+    with pytest.raises(AssertionError):
+        aec.step(0)
+    with pytest.raises(AssertionError):
+        aec.observe("seat_0")
+    assert aec.possible_agents == ["seat_0", "seat_1"]
+    aec.reset(seed=1)
+    assert aec.agent_selection == aec.unwrapped.agent_selection
+    it = iter(aec.agent_iter())
+    next(it)
+    with pytest.raises(AssertionError, match="step"):
+        next(it)  # agent_iter without a step in between
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_wrapped_and_raw_envs_play_the_same_game(game: str) -> None:
+    """Through the wrappers every step sees what the raw env holds at that moment (nothing
+    read from the raw env is kept): two envs with one seed and the same actions agree on
+    the agent, observation, mask, rewards and flags at every step, to the end."""
+    players = get_game(game).max_players
+    wrapped = env(game, players=players, **OPTIONS.get(game, {}))
+    raw = raw_env(game, players=players, **OPTIONS.get(game, {}))
+    wrapped.reset(seed=5)
+    raw.reset(seed=5)
+    rng = np.random.default_rng(5)
+    steps = 0
+    for agent in wrapped.agent_iter():
+        assert agent == raw.agent_selection
+        got, want = wrapped.last(), raw.last()
+        assert _same(got, want)
+        assert _same(
+            (wrapped.rewards, wrapped.terminations, wrapped.truncations),
+            (raw.rewards, raw.terminations, raw.truncations),
+        )
+        obs, _, terminated, truncated, _ = got
+        legal = np.flatnonzero(obs["action_mask"])
+        action = None if terminated or truncated else int(rng.choice(legal))
+        wrapped.step(action)
+        raw.step(action)
+        steps += 1
+    assert raw.agents == [] and steps > 50
+
+
+def test_masks_are_fresh_arrays() -> None:
+    """Masks are cached per legal tuple inside the env; what a caller gets is its own copy."""
+    aec = raw_env("magic-lamp", players=2)
+    aec.reset(seed=0)
+    agent = aec.agent_selection
+    first = aec.observe(agent)["action_mask"]
+    kept = first.copy()
+    first[:] = 0
+    again = aec.observe(agent)["action_mask"]
+    assert np.array_equal(again, kept) and again is not first
+
+
+def test_the_action_space_answers_contains_as_gymnasiums_discrete() -> None:
+    from gymnasium import spaces
+
+    aec = raw_env("ali-baba", players=2)
+    ours = aec.action_space("seat_0")
+    theirs = spaces.Discrete(aec.table.num_actions)
+    n = aec.table.num_actions
+    for x in (0, n - 1, n, -1, 10**9, True, np.int64(3), np.int8(-1), 1.0, "1", None, np.array(2)):
+        assert ours.contains(x) == theirs.contains(x), x
+    assert ours == theirs and isinstance(ours, spaces.Discrete)

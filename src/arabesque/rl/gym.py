@@ -100,7 +100,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], int]):
         if self._ended or table.state.is_over or table.truncated:
             raise ValueError("the episode is over: call reset()")
         value = check_action(table, action)
-        if value not in table.legal(self.seat):
+        if not table.allows(self.seat, value):
             self._ended = True
             return table.observation(self.seat), -1.0, True, False, {"illegal_action": value}
         self._play_others(value)

@@ -55,8 +55,27 @@ def observation_space(table: RLTable) -> spaces.Dict:
     )
 
 
+class ActionSpace(spaces.Discrete):
+    """``Discrete(num_actions)`` that answers ``contains`` for a plain int without NumPy
+    (``AssertOutOfBoundsWrapper`` asks at every step; Gymnasium's own check converts the
+    int to ``np.int64`` first, which costs as much as the game's step). Anything else is
+    Gymnasium's answer."""
+
+    def __init__(self, n: int, seed: Any = None, start: int = 0) -> None:
+        super().__init__(n, seed=seed, start=start)
+        self._first = int(start)
+        self._end = int(start) + int(n)
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int:
+            return self._first <= x < self._end
+        return bool(super().contains(x))
+
+
 def check_action(table: RLTable, action: object) -> int:
     """The action as an int within the space, or a one-line ``ValueError``."""
+    if type(action) is int and 0 <= action < table.num_actions:
+        return action
     if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
         raise ValueError(f"an action is an integer in 0..{table.num_actions - 1}, got {action!r}")
     value = int(action)
@@ -87,9 +106,7 @@ class _Spaces:
         self.possible_agents = [agent_name(i) for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_spaces = {a: observation_space(self.table) for a in self.possible_agents}
-        self.action_spaces = {
-            a: spaces.Discrete(self.table.num_actions) for a in self.possible_agents
-        }
+        self.action_spaces = {a: ActionSpace(self.table.num_actions) for a in self.possible_agents}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -161,7 +178,7 @@ class ArabesqueAECEnv(_Spaces, AECEnv[str, dict[str, Any], int]):  # type: ignor
         value = check_action(table, action)
         self._clear_rewards()
         self._cumulative_rewards[agent] = 0.0
-        if value not in table.legal(seat):
+        if not table.allows(seat, value):
             self._end_illegal(seat)
         else:
             self._chosen[seat] = value
@@ -212,14 +229,103 @@ class ArabesqueAECEnv(_Spaces, AECEnv[str, dict[str, Any], int]):  # type: ignor
         """Nothing to release: the game is plain Python objects."""
 
 
+class _ReadsRawEnv:
+    """The attributes an AEC loop reads at every step (``last()``, ``agent_iter``, the
+    wrappers' own ``step``), read straight from the raw env.
+
+    PettingZoo's ``BaseWrapper`` forwards any attribute it lacks through ``__getattr__``,
+    one Python call per wrapper, so through three wrappers each read of
+    ``agent_selection`` or ``terminations`` costs several microseconds and an AEC step
+    makes dozens: as much as the game's own step. Declared here, they are found on the
+    class and ``__getattr__`` is never reached; the wrappers' checks run unchanged. The
+    values are the raw env's own (the wrappers write theirs there too, through
+    ``env.unwrapped``), so nothing is copied that could go stale."""
+
+    _raw: ArabesqueAECEnv
+    env: AECEnv[str, Any, int]
+
+    def _hold_raw(self) -> None:
+        self._raw = self.env.unwrapped
+
+    def _live(self) -> ArabesqueAECEnv:
+        return self._raw
+
+    @property
+    def agent_selection(self) -> str:
+        return self._live().agent_selection
+
+    @property
+    def agents(self) -> list[str]:
+        return self._live().agents
+
+    @property
+    def rewards(self) -> dict[str, float]:
+        return self._live().rewards
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:
+        return self._live()._cumulative_rewards
+
+    @property
+    def terminations(self) -> dict[str, bool]:
+        return self._live().terminations
+
+    @property
+    def truncations(self) -> dict[str, bool]:
+        return self._live().truncations
+
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        return self._live().infos
+
+    @property
+    def possible_agents(self) -> list[str]:
+        return self._raw.possible_agents
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._raw.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._raw.action_spaces[agent]
+
+
+class _TerminateIllegal(_ReadsRawEnv, wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    def __init__(self, env: AECEnv[str, Any, int], illegal_reward: float) -> None:
+        super().__init__(env, illegal_reward)
+        self._hold_raw()
+
+
+class _AssertOutOfBounds(_ReadsRawEnv, wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
+    def __init__(self, env: AECEnv[str, Any, int]) -> None:
+        super().__init__(env)
+        self._hold_raw()
+
+
+class _OrderEnforcing(_ReadsRawEnv, wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """As PettingZoo's: the game's attributes cannot be read before ``reset()``."""
+
+    def __init__(self, env: AECEnv[str, Any, int]) -> None:
+        super().__init__(env)
+        self._hold_raw()
+
+    def _live(self) -> ArabesqueAECEnv:
+        if not self._has_reset:
+            # Python then asks ``__getattr__``, whose error names the attribute.
+            raise AttributeError("cannot be accessed before reset")
+        return self._raw
+
+
 def env(game: str, players: int | None = None, **options: Any) -> AECEnv[str, Any, int]:
     """The AEC env for ``game`` (an Arabesque game id), wrapped as PettingZoo's classic
-    games are: illegal moves end the game with -1 for the mover, out-of-range actions fail
-    an assertion, and the call order is enforced."""
+    games are: illegal moves end the game with -1 for the mover
+    (``TerminateIllegalWrapper``), out-of-range actions fail an assertion
+    (``AssertOutOfBoundsWrapper``), and the call order is enforced
+    (``OrderEnforcingWrapper``). Each wrapper is PettingZoo's, with the attributes an AEC
+    loop reads at every step declared on it (``_ReadsRawEnv``)."""
     raw: AECEnv[str, Any, int] = ArabesqueAECEnv(game, players, **options)
-    wrapped: AECEnv[str, Any, int] = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    wrapped: AECEnv[str, Any, int] = _TerminateIllegal(raw, illegal_reward=-1)
+    wrapped = _AssertOutOfBounds(wrapped)
+    return _OrderEnforcing(wrapped)
 
 
 raw_env = ArabesqueAECEnv
@@ -277,7 +383,7 @@ class ArabesqueParallelEnv(_Spaces, ParallelEnv[str, dict[str, Any], int]):  # t
             if agent not in actions:
                 raise ValueError(f"{agent} acts now and was given no action")
             value = check_action(table, actions[agent])
-            if value not in table.legal(seat):
+            if not table.allows(seat, value):
                 illegal = seat
                 break
             chosen[seat] = value

@@ -39,6 +39,8 @@ RACE_RESOLUTION_MS = 10
 RACE_WINDOW_MS = 2990
 
 MaskArray = npt.NDArray[np.int8]
+#: How many action masks ``RLTable`` keeps (by their legal tuple) before it starts afresh.
+_MASKS_KEPT = 256
 
 
 def agent_name(seat: int) -> str:
@@ -159,6 +161,7 @@ class RLTable:
         #: names the "no reaction" action, which only that decision offers).
         self._reaction: Reaction | None = None
         self._legal_cache: dict[int, tuple[int, Sequence[int]]] = {}
+        self._masks: dict[int, tuple[Sequence[int], MaskArray]] = {}
         self._filtered: tuple[Sequence[int], tuple[int, ...]] | None = None
         self.state: GameState = self.spec.new_game(self.params, seed=0)
 
@@ -222,13 +225,32 @@ class RLTable:
         self._legal_cache[seat] = (version, legal)
         return legal
 
-    def mask(self, seat: int) -> MaskArray:
-        """1 for each action the env offers ``seat`` now; all zero when it does not act."""
+    def _mask_of(self, legal: Sequence[int]) -> MaskArray:
+        """The (read-only) mask of ``legal``. States hand out the same tuple for the same
+        options (the race's 271 rubs, a die's chest spaces, a pending decision's options),
+        so masks are kept by the tuple's identity: building one costs more than the game's
+        step. The tuple is kept with its mask, so its id cannot be reused while cached."""
+        hit = self._masks.get(id(legal))
+        if hit is not None and hit[0] is legal:
+            return hit[1]
         out = np.zeros(self.num_actions, dtype=np.int8)
-        legal = self.legal(seat)
         if legal:
             out[list(legal)] = 1
+        out.flags.writeable = False
+        if len(self._masks) >= _MASKS_KEPT:
+            self._masks.clear()
+        self._masks[id(legal)] = (legal, out)
         return out
+
+    def mask(self, seat: int) -> MaskArray:
+        """1 for each action the env offers ``seat`` now; all zero when it does not act.
+        A fresh array: the caller may keep or change it."""
+        return self._mask_of(self.legal(seat)).copy()
+
+    def allows(self, seat: int, action: int) -> bool:
+        """True when the env offers ``action`` (within ``0..num_actions - 1``) to ``seat``
+        now."""
+        return bool(self._mask_of(self.legal(seat))[action])
 
     def observation(self, seat: int) -> dict[str, Any]:
         """PettingZoo's and Gymnasium's Dict observation for ``seat``."""
