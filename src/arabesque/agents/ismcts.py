@@ -88,6 +88,12 @@ class SearchConfig:
     #: The share of uniform exploration mixed into a simultaneous node's strategy.
     gamma: float = 0.1
     profile: ReactionProfile = field(default_factory=ReactionProfile)
+    #: Progressive bias toward the prior's root option: ``bias / (visits + 1)`` is added to
+    #: its UCB1 score (Chaslot et al. 2008), so it is searched first and most early on.
+    bias: float = 0.0
+    #: How much better (in mean value) the most visited root option must be than the
+    #: prior's to replace it; the prior's option stands otherwise.
+    margin: float = 0.0
 
     def __post_init__(self) -> None:
         if self.rollout not in ROLLOUTS:
@@ -100,6 +106,10 @@ class SearchConfig:
             raise ValueError(f"exploration must be >= 0, got {self.exploration!r}")
         if not 0 < self.gamma <= 1:
             raise ValueError(f"gamma must be in (0, 1], got {self.gamma!r}")
+        if not self.bias >= 0:
+            raise ValueError(f"bias must be >= 0, got {self.bias!r}")
+        if not self.margin >= 0:
+            raise ValueError(f"margin must be >= 0, got {self.margin!r}")
 
 
 @dataclass(frozen=True)
@@ -149,6 +159,7 @@ class _Search:
         rng: random.Random,
         config: SearchConfig,
         evaluate: EvaluationAll,
+        prior: int | None = None,
     ) -> None:
         self.obs = obs
         self.seat = obs.seat
@@ -159,6 +170,8 @@ class _Search:
         self.applies = 0
         self.limit = budget.fm if budget.fm is not None else -1
         self.root = _Node()
+        #: The prior's root option key (searched first, with a progressive bias), if any.
+        self.prior_key = None if prior is None else prior * _SEAT_SLOTS + obs.seat
 
     # -- applying ---------------------------------------------------------------------
 
@@ -231,13 +244,15 @@ class _Search:
     def _select(
         self, node: _Node, seat: int, options: Sequence[int]
     ) -> tuple[int, bool]:
-        """UCB1 with availability over the seat's options; an untried option first (a
-        random one). Returns the key and whether it was untried."""
+        """UCB1 with availability over the seat's options; an untried option first (the
+        prior's at the root, else a random one), and at the root the prior's option with
+        its progressive bias. Returns the key and whether it was untried."""
         stats = node.stats
         untried = []
         best_key = -1
         best = -1.0
         c = self.config.exploration
+        prior = self.prior_key if node is self.root else None
         for a in options:
             key = a * _SEAT_SLOTS + seat
             s = stats.get(key)
@@ -248,11 +263,16 @@ class _Search:
             if untried:
                 continue
             score = s[1] / s[0] + c * math.sqrt(math.log(s[2]) / s[0])
+            if key == prior:
+                score += self.config.bias / (s[0] + 1.0)
             if score > best:
                 best = score
                 best_key = key
         if untried:
-            key = untried[int(self.rng.random() * len(untried))]
+            if prior is not None and prior in untried:
+                key = prior
+            else:
+                key = untried[int(self.rng.random() * len(untried))]
             stats[key] = [0.0, 0.0, 1.0]
             return key, True
         return best_key, False
@@ -386,19 +406,37 @@ def search(
     rng: random.Random,
     config: SearchConfig | None = None,
     evaluate: EvaluationAll | None = None,
+    prior: int | None = None,
 ) -> SearchResult:
     """IS-MCTS from ``obs``'s seat: its root options with visits and mean values. Only
     ``obs.determinize`` and ``obs.legal`` are read, so two positions that look the same to
-    the seat give the same result for the same ``rng`` and a reproducible budget."""
+    the seat give the same result for the same ``rng`` and a reproducible budget. ``prior``
+    is a root option to search first, with ``config.bias`` (``REACT`` or the reaction's
+    ``none`` at a real-time decision)."""
     if config is None:
         config = SearchConfig()
     if evaluate is None:
         evaluate = evaluation_all_for(obs.game_id)
-    return _Search(obs, budget, rng, config, evaluate).run()
+    return _Search(obs, budget, rng, config, evaluate, prior).run()
 
 
 #: The agent's spec options and what they set.
-OPTIONS = ("fm", "iters", "ms", "horizon", "rollout", "c", "gamma", "median_ms", "floor_ms")
+OPTIONS = (
+    "fm",
+    "iters",
+    "ms",
+    "horizon",
+    "rollout",
+    "c",
+    "gamma",
+    "median_ms",
+    "floor_ms",
+    "prior",
+    "bias",
+    "margin",
+)
+#: The priors an agent may search from: none, or the game's ``heuristic`` agent.
+PRIORS = ("none", "heuristic")
 
 
 class IsmctsAgent(Agent):
@@ -407,7 +445,14 @@ class IsmctsAgent(Agent):
     ``fm=N`` forward-model calls or ``iters=N`` iterations (default ``iters=300``), ``ms=N``
     a safety deadline; ``horizon`` (30) and ``rollout`` (``random``: cut at the horizon,
     ``full``: to the end); ``c`` UCB1's exploration; ``gamma`` the exploration of
-    simultaneous nodes; ``median_ms``/``floor_ms`` the reaction profile."""
+    simultaneous nodes; ``median_ms``/``floor_ms`` the reaction profile.
+
+    ``prior=heuristic`` makes it knowledge-guided: the game's ``heuristic`` agent (one
+    instance, fed every decision of this agent, so a heuristic that plans across decisions
+    keeps its plan) names an option from the same ``Observation`` — it reads the seat's view,
+    never the state. The search tries that option first with a progressive bias ``bias``
+    (Chaslot et al. 2008), and it is played unless the most visited option's mean value
+    beats its own by ``margin``: the search has to show it knows better."""
 
     DEFAULT_ITERS = 300
 
@@ -428,30 +473,52 @@ class IsmctsAgent(Agent):
                 median_ms=float(options.get("median_ms", profile.median_ms)),
                 floor_ms=float(options.get("floor_ms", profile.floor_ms)),
             )
+        self.prior = str(options.get("prior", "none"))
+        if self.prior not in PRIORS:
+            raise ValueError(f"unknown prior {self.prior!r}; known: {', '.join(PRIORS)}")
         self.config = SearchConfig(
             horizon=options.get("horizon", 30),
             rollout=str(options.get("rollout", "random")),
             exploration=float(options.get("c", 0.7)),
             gamma=float(options.get("gamma", 0.1)),
             profile=profile,
+            bias=float(options.get("bias", 0.0)),
+            margin=float(options.get("margin", 0.0)),
         )
+        # The heuristic's seed follows this agent's, from its own stream.
+        self._prior_seed = None if seed is None else seed ^ 0x5EED_0F_9121
+        self._prior_agent: Agent | None = None
         self.last: SearchResult | None = None
+
+    def _prior_choice(self, obs: Observation) -> int | None:
+        """The prior agent's choice at this decision (it sees every decision), or None."""
+        if self.prior == "none":
+            return None
+        if self._prior_agent is None:
+            from arabesque.agents.registry import make_agent
+
+            self._prior_agent = make_agent(self.prior, obs.game_id, seed=self._prior_seed)
+        return self._prior_agent.act(obs)
 
     def act(self, obs: Observation) -> int:
         legal = obs.legal
+        hint = self._prior_choice(obs)
         if len(legal) == 1:
             return legal[0]
         reaction = obs.decision.reaction
+        prior = hint
+        if reaction is not None and hint is not None:
+            prior = reaction.none if hint == reaction.none else REACT
         rng = random.Random(self.rng.getrandbits(64))
-        result = search(obs, self.budget, rng, self.config)
+        result = search(obs, self.budget, rng, self.config, prior=prior)
         self.last = result
-        choice = _choose(result, rng)
+        choice = _choose(result, rng, prior, self.config.margin)
         if reaction is not None:
             if choice != REACT:
                 return reaction.none
             return reaction_action(reaction, self.config.profile, self.rng)
         if choice not in legal:  # nothing searched (a deadline before any iteration)
-            return legal[0]
+            return hint if hint is not None and hint in legal else legal[0]
         return choice
 
 
@@ -462,9 +529,26 @@ class IsmctsAgent(Agent):
 PURIFY = 0.5
 
 
-def _choose(result: SearchResult, rng: random.Random) -> int:
+def _choose(
+    result: SearchResult, rng: random.Random, prior: int | None = None, margin: float = 0.0
+) -> int:
     """The most visited option; at a simultaneous root, a draw from the seat's purified
-    average strategy (a mixed strategy is the answer to a secret choice)."""
+    average strategy (a mixed strategy is the answer to a secret choice). With a prior,
+    the prior's option unless that choice's mean value beats the prior's by ``margin``."""
+    choice = _searched_choice(result, rng)
+    if prior is None or choice == prior:
+        return choice
+    values = {o.action: o for o in result.options}
+    mine = values.get(prior)
+    other = values.get(choice)
+    if other is None or other.visits == 0:
+        return prior
+    if mine is None or mine.visits == 0:  # never tried (a simultaneous root): no evidence
+        return prior
+    return choice if other.value >= mine.value + margin else prior
+
+
+def _searched_choice(result: SearchResult, rng: random.Random) -> int:
     if result.strategy:
         top = max(result.strategy.values())
         items = sorted((a, p) for a, p in result.strategy.items() if p >= PURIFY * top)
@@ -478,4 +562,3 @@ def _choose(result: SearchResult, rng: random.Random) -> int:
     if not result.options:
         return REACT - 1
     return result.options[0].action
-
