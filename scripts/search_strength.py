@@ -18,7 +18,7 @@ agent at seat ``i mod players`` (seats rotated); the agents' seeds follow the ga
     PYTHONPATH=src python3 scripts/search_strength.py all medium --report strength.jsonl
 
 The table is printed in Markdown; ``--report FILE`` prints it from a file without playing
-(every cell the file holds). Times per decision are wall-clock seconds of the measured agent
+(every cell the file holds). Times per decision are wall-clock milliseconds of the measured agent
 at decisions with more than one option, so they depend on the machine and its load.
 """
 
@@ -180,7 +180,8 @@ def run(
 ) -> None:
     done = {_record_key(r) for r in records}
     tasks = list(_tasks(cells, games, seed, done))
-    print(f"{len(tasks)} games to play ({len(done)} already in the file)", file=sys.stderr)
+    skipped = len(cells) * games - len(tasks)
+    print(f"{len(tasks)} games to play ({skipped} done already)", file=sys.stderr)
     sink = out.open("a") if out is not None else None
     start = time.perf_counter()
     try:
@@ -219,6 +220,10 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def _ms(value: float) -> str:
+    return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
+
+
 def table(records: Sequence[dict[str, Any]], cells: Sequence[Cell] | None = None) -> str:
     """The Markdown table of the records' cells (``cells``: these only, in this order)."""
     by_cell: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
@@ -233,7 +238,7 @@ def table(records: Sequence[dict[str, Any]], cells: Sequence[Cell] | None = None
         order = [c.key() for c in cells if c.key() in by_cell]
     lines = [
         "| game | players | agent | vs | games | wins (rate, 95% CI) | fair share | "
-        "lower bound > fair | mean score vs best rival | s/decision median, p95 |",
+        "lower bound > fair | mean score vs best rival | ms/decision median, p95 |",
         "|---|---:|---|---|---:|---|---:|:-:|---|---|",
     ]
     for key in order:
@@ -251,7 +256,7 @@ def table(records: Sequence[dict[str, Any]], cells: Sequence[Cell] | None = None
             if players > 1
             else None
         )
-        times = [ms / 1000.0 for r in rows for ms in r["decision_ms"]]
+        times = [ms for r in rows for ms in r["decision_ms"]]
         label = str(players) + "".join(f" ({k}={v})" for k, v in settings)
         fair_text = f"{fair:.0%}" if fair is not None else "-"
         beats = "-" if fair is None else ("yes" if low > fair else "no")
@@ -259,7 +264,7 @@ def table(records: Sequence[dict[str, Any]], cells: Sequence[Cell] | None = None
         lines.append(
             f"| {game} | {label} | `{agent}` | `{opponent}` | {n} | {wins} ({wins / n:.0%}, "
             f"{low:.0%}-{high:.0%}) | {fair_text} | {beats} | {score} | "
-            f"{_percentile(times, 0.5):.3f}, {_percentile(times, 0.95):.3f} |"
+            f"{_ms(_percentile(times, 0.5))}, {_ms(_percentile(times, 0.95))} |"
         )
     return "\n".join(lines)
 

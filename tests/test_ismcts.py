@@ -47,13 +47,14 @@ def mid_game_states(game_id: str, players: int, count: int, seed: int) -> list[G
 
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize(
-    "agent_spec", ["ismcts:iters=6+horizon=10", "ismcts:iters=6+horizon=2+prior=heuristic+bias=1"]
+    "agent_spec",
+    ["ismcts:iters=6+horizon=10", "ismcts:iters=6+horizon=2+prior=heuristic+bias=1+depth=2"],
 )
 def test_states_alike_to_the_seat_get_the_same_action(game_id: str, agent_spec: str) -> None:
     """Leak: a state and a twin identical from the acting seat's view but holding other
     hidden cards (a determinization of it) get the same action from agents with the same
     seed, at a small budget, over 50 mid-game states (with and without the heuristic's
-    prior, which reads the seat's view)."""
+    prior, which reads the seat's view at the root and determinized copies below it)."""
     differing = 0
     for i, state in enumerate(mid_game_states(game_id, 2, 50, seed=11)):
         seat = min(state.to_act())
@@ -178,6 +179,7 @@ def test_same_seed_and_spec_give_the_same_game_with_one_or_two_workers() -> None
         ("ismcts:prior=oracle", "unknown prior 'oracle'"),
         ("ismcts:bias=-1", "bias must be >= 0"),
         ("ismcts:margin=-0.1", "margin must be >= 0"),
+        ("ismcts:depth=-1", "depth must be >= 0"),
     ],
 )
 def test_bad_specs_are_refused_in_one_line(spec: str, message: str) -> None:

@@ -21,6 +21,12 @@ Below the tree, a rollout plays uniformly random actions (the seats of a simulta
 in turn) for at most ``horizon`` steps, and the position reached is valued for every seat
 by the game's evaluation (agents/evaluation.py), or by its outcome when the game ended.
 
+Knowledge (optional, ``prior=heuristic``): the game's heuristic agent names an option at
+the root from the seat's ``Observation``, and at the nodes just below from the
+determinized copy that first reaches them. That option is tried first and gets a
+progressive bias ``bias / (visits + 1)`` in UCB1 (Chaslot et al. 2008); at the root it is
+played unless the most visited option's mean value beats it by ``margin``.
+
 Budgets: ``fm`` counts forward-model calls (``apply`` on copies; TAG's unit), ``iters``
 iterations; both are reproducible for a seed. ``ms`` is a safety deadline only (a server's),
 which makes the result depend on the machine.
@@ -34,7 +40,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,6 +100,9 @@ class SearchConfig:
     #: How much better (in mean value) the most visited root option must be than the
     #: prior's to replace it; the prior's option stands otherwise.
     margin: float = 0.0
+    #: How many steps below the root the prior is asked too, at each node's first visit
+    #: (for whichever seat acts there: the rivals' replies are searched from it first).
+    prior_depth: int = 0
 
     def __post_init__(self) -> None:
         if self.rollout not in ROLLOUTS:
@@ -110,6 +119,10 @@ class SearchConfig:
             raise ValueError(f"bias must be >= 0, got {self.bias!r}")
         if not self.margin >= 0:
             raise ValueError(f"margin must be >= 0, got {self.margin!r}")
+        if isinstance(self.prior_depth, bool) or not isinstance(self.prior_depth, int):
+            raise ValueError(f"depth must be a whole number, got {self.prior_depth!r}")
+        if self.prior_depth < 0:
+            raise ValueError(f"depth must be >= 0, got {self.prior_depth}")
 
 
 @dataclass(frozen=True)
@@ -134,15 +147,24 @@ class SearchResult:
     strategy: dict[int, float] | None = None
 
 
+_NO_PRIOR = -1
+_PRIOR_UNASKED = -2
+#: ``node_prior(state, seat)``: the prior's choice for ``seat`` in a (determinized) state.
+NodePrior = Callable[[GameState, int], int]
+
+
 class _Node:
     """A node of the seat's tree. Sequential statistics per option key: [visits, value
     sum, availability]; at a simultaneous node, per acting seat and option: [regret,
     strategy sum, visits, value sum]."""
 
-    __slots__ = ("children", "regrets", "stats")
+    __slots__ = ("children", "prior", "regrets", "stats")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
+        #: The prior's option key here (searched first, with a progressive bias), or
+        #: ``_NO_PRIOR``; ``_PRIOR_UNASKED`` until the node is first visited.
+        self.prior = _PRIOR_UNASKED
         self.stats: dict[int, list[float]] = {}
         self.regrets: dict[int, dict[int, list[float]]] = {}
 
@@ -160,6 +182,7 @@ class _Search:
         config: SearchConfig,
         evaluate: EvaluationAll,
         prior: int | None = None,
+        node_prior: NodePrior | None = None,
     ) -> None:
         self.obs = obs
         self.seat = obs.seat
@@ -170,8 +193,8 @@ class _Search:
         self.applies = 0
         self.limit = budget.fm if budget.fm is not None else -1
         self.root = _Node()
-        #: The prior's root option key (searched first, with a progressive bias), if any.
-        self.prior_key = None if prior is None else prior * _SEAT_SLOTS + obs.seat
+        self.root.prior = _NO_PRIOR if prior is None else prior * _SEAT_SLOTS + obs.seat
+        self.node_prior = node_prior
 
     # -- applying ---------------------------------------------------------------------
 
@@ -216,6 +239,8 @@ class _Search:
                 if len(acting) == 1:
                     (seat,) = acting
                     options = self._options(state, seat, real_time)
+                    if node.prior == _PRIOR_UNASKED:
+                        node.prior = self._ask_prior(state, seat, options, len(path))
                     key, expanded = self._select(node, seat, options)
                     path.append((node, seat, key))
                     self._apply(state, seat, self._concrete(state, seat, key // _SEAT_SLOTS))
@@ -252,7 +277,7 @@ class _Search:
         best_key = -1
         best = -1.0
         c = self.config.exploration
-        prior = self.prior_key if node is self.root else None
+        prior = node.prior
         for a in options:
             key = a * _SEAT_SLOTS + seat
             s = stats.get(key)
@@ -269,13 +294,26 @@ class _Search:
                 best = score
                 best_key = key
         if untried:
-            if prior is not None and prior in untried:
+            if prior >= 0 and prior in untried:
                 key = prior
             else:
                 key = untried[int(self.rng.random() * len(untried))]
             stats[key] = [0.0, 0.0, 1.0]
             return key, True
         return best_key, False
+
+    def _ask_prior(
+        self, state: GameState, seat: int, options: Sequence[int], depth: int
+    ) -> int:
+        """The prior's option key at a node first visited ``depth`` steps below the root,
+        asked of the state that reached it first (a determinization, so nothing but what
+        the searching seat knows), or ``_NO_PRIOR`` below ``prior_depth``."""
+        if self.node_prior is None or depth > self.config.prior_depth:
+            return _NO_PRIOR
+        if len(options) < 2 or options[0] == REACT:
+            return _NO_PRIOR
+        action = self.node_prior(state, seat)
+        return action * _SEAT_SLOTS + seat if action in options else _NO_PRIOR
 
     def _regret_pick(
         self, node: _Node, seat: int, options: Sequence[int]
@@ -407,17 +445,19 @@ def search(
     config: SearchConfig | None = None,
     evaluate: EvaluationAll | None = None,
     prior: int | None = None,
+    node_prior: NodePrior | None = None,
 ) -> SearchResult:
     """IS-MCTS from ``obs``'s seat: its root options with visits and mean values. Only
     ``obs.determinize`` and ``obs.legal`` are read, so two positions that look the same to
     the seat give the same result for the same ``rng`` and a reproducible budget. ``prior``
     is a root option to search first, with ``config.bias`` (``REACT`` or the reaction's
-    ``none`` at a real-time decision)."""
+    ``none`` at a real-time decision); ``node_prior`` names one at the nodes down to
+    ``config.prior_depth``."""
     if config is None:
         config = SearchConfig()
     if evaluate is None:
         evaluate = evaluation_all_for(obs.game_id)
-    return _Search(obs, budget, rng, config, evaluate, prior).run()
+    return _Search(obs, budget, rng, config, evaluate, prior, node_prior).run()
 
 
 #: The agent's spec options and what they set.
@@ -434,6 +474,7 @@ OPTIONS = (
     "prior",
     "bias",
     "margin",
+    "depth",
 )
 #: The priors an agent may search from: none, or the game's ``heuristic`` agent.
 PRIORS = ("none", "heuristic")
@@ -452,7 +493,11 @@ class IsmctsAgent(Agent):
     keeps its plan) names an option from the same ``Observation`` — it reads the seat's view,
     never the state. The search tries that option first with a progressive bias ``bias``
     (Chaslot et al. 2008), and it is played unless the most visited option's mean value
-    beats its own by ``margin``: the search has to show it knows better."""
+    beats its own by ``margin``: the search has to show it knows better. ``depth=N`` asks a
+    fresh heuristic (no memory, fixed seed) at the nodes down to N steps below the root too,
+    on the determinized copy that first reaches each: the rivals' likely replies and the
+    seat's own next steps are searched first there (the copy holds only what the seat
+    knows, so this reads nothing hidden either)."""
 
     DEFAULT_ITERS = 300
 
@@ -484,6 +529,7 @@ class IsmctsAgent(Agent):
             profile=profile,
             bias=float(options.get("bias", 0.0)),
             margin=float(options.get("margin", 0.0)),
+            prior_depth=options.get("depth", 0),
         )
         # The heuristic's seed follows this agent's, from its own stream.
         self._prior_seed = None if seed is None else seed ^ 0x5EED_0F_9121
@@ -500,6 +546,13 @@ class IsmctsAgent(Agent):
             self._prior_agent = make_agent(self.prior, obs.game_id, seed=self._prior_seed)
         return self._prior_agent.act(obs)
 
+    def _node_prior(self, state: GameState, seat: int) -> int:
+        """The prior agent's choice in a state met in the search: a fresh agent each time
+        (no memory of the game) with a fixed seed, so the answer is the state's alone."""
+        from arabesque.agents.registry import make_agent
+
+        return make_agent(self.prior, state.spec.id, seed=0).act(Observation(state, seat))
+
     def act(self, obs: Observation) -> int:
         legal = obs.legal
         hint = self._prior_choice(obs)
@@ -510,7 +563,8 @@ class IsmctsAgent(Agent):
         if reaction is not None and hint is not None:
             prior = reaction.none if hint == reaction.none else REACT
         rng = random.Random(self.rng.getrandbits(64))
-        result = search(obs, self.budget, rng, self.config, prior=prior)
+        node_prior = self._node_prior if hint is not None and self.config.prior_depth else None
+        result = search(obs, self.budget, rng, self.config, prior=prior, node_prior=node_prior)
         self.last = result
         choice = _choose(result, rng, prior, self.config.margin)
         if reaction is not None:

@@ -25,7 +25,13 @@ from typing import Any
 from arabesque.agents.ismcts import IsmctsAgent
 
 #: What every level shares: the heuristic's guidance and rollouts cut at 8 steps.
-GUIDED: dict[str, Any] = {"horizon": 8, "prior": "heuristic", "bias": 0.5, "margin": 0.03}
+GUIDED: dict[str, Any] = {
+    "horizon": 8,
+    "prior": "heuristic",
+    "bias": 0.5,
+    "margin": 0.03,
+    "depth": 2,
+}
 
 #: name -> (ismcts options, one-line description).
 LEVELS: dict[str, tuple[dict[str, Any], str]] = {
