@@ -261,8 +261,9 @@ def table(records: Sequence[dict[str, Any]], cells: Sequence[Cell] | None = None
         fair_text = f"{fair:.0%}" if fair is not None else "-"
         beats = "-" if fair is None else ("yes" if low > fair else "no")
         score = f"{mine:.1f} vs {rival:.1f}" if rival is not None else f"{mine:.1f}"
+        vs = f"`{opponent}`" if players > 1 else "(solo)"
         lines.append(
-            f"| {game} | {label} | `{agent}` | `{opponent}` | {n} | {wins} ({wins / n:.0%}, "
+            f"| {game} | {label} | `{agent}` | {vs} | {n} | {wins} ({wins / n:.0%}, "
             f"{low:.0%}-{high:.0%}) | {fair_text} | {beats} | {score} | "
             f"{_ms(_percentile(times, 0.5))}, {_ms(_percentile(times, 0.95))} |"
         )

@@ -268,8 +268,11 @@ def test_a_prior_that_cannot_be_beaten_is_played(game_id: str) -> None:
 def test_the_prior_is_searched_first() -> None:
     """The prior's option is the first one tried, and a bias makes it the most visited
     early on."""
-    state = next(s for s in mid_game_states("ali-baba", 2, 20, seed=4) if len(
-        s.legal_actions(min(s.to_act()))) > 3)
+    state = next(
+        s
+        for s in mid_game_states("ali-baba", 2, 20, seed=4)
+        if len(s.legal_actions(min(s.to_act()))) > 3
+    )
     seat = min(state.to_act())
     obs = Observation(state, seat)
     legal = list(obs.legal)

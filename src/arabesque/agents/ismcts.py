@@ -266,9 +266,7 @@ class _Search:
         values = self.evaluate(state)
         self._backup(path, values)
 
-    def _select(
-        self, node: _Node, seat: int, options: Sequence[int]
-    ) -> tuple[int, bool]:
+    def _select(self, node: _Node, seat: int, options: Sequence[int]) -> tuple[int, bool]:
         """UCB1 with availability over the seat's options; an untried option first (the
         prior's at the root, else a random one), and at the root the prior's option with
         its progressive bias. Returns the key and whether it was untried."""
@@ -302,9 +300,7 @@ class _Search:
             return key, True
         return best_key, False
 
-    def _ask_prior(
-        self, state: GameState, seat: int, options: Sequence[int], depth: int
-    ) -> int:
+    def _ask_prior(self, state: GameState, seat: int, options: Sequence[int], depth: int) -> int:
         """The prior's option key at a node first visited ``depth`` steps below the root,
         asked of the state that reached it first (a determinization, so nothing but what
         the searching seat knows), or ``_NO_PRIOR`` below ``prior_depth``."""
@@ -315,9 +311,7 @@ class _Search:
         action = self.node_prior(state, seat)
         return action * _SEAT_SLOTS + seat if action in options else _NO_PRIOR
 
-    def _regret_pick(
-        self, node: _Node, seat: int, options: Sequence[int]
-    ) -> tuple[int, float]:
+    def _regret_pick(self, node: _Node, seat: int, options: Sequence[int]) -> tuple[int, float]:
         """Regret matching mixed with uniform exploration; returns (option, probability)."""
         table = node.regrets.get(seat)
         if table is None:
@@ -335,8 +329,10 @@ class _Search:
         gamma = self.config.gamma
         probs = []
         for row in rows:
-            sigma = row[0] / positive if positive > 0.0 and row[0] > 0.0 else (
-                0.0 if positive > 0.0 else 1.0 / k
+            sigma = (
+                row[0] / positive
+                if positive > 0.0 and row[0] > 0.0
+                else (0.0 if positive > 0.0 else 1.0 / k)
             )
             row[1] += sigma
             probs.append((1.0 - gamma) * sigma + gamma / k)
