@@ -94,7 +94,7 @@ class SearchConfig:
     #: The share of uniform exploration mixed into a simultaneous node's strategy.
     gamma: float = 0.1
     profile: ReactionProfile = field(default_factory=ReactionProfile)
-    #: Progressive bias toward the prior's root option: ``bias / (visits + 1)`` is added to
+    #: Progressive bias toward a node's prior option: ``bias / (visits + 1)`` is added to
     #: its UCB1 score (Chaslot et al. 2008), so it is searched first and most early on.
     bias: float = 0.0
     #: How much better (in mean value) the most visited root option must be than the
@@ -268,8 +268,8 @@ class _Search:
 
     def _select(self, node: _Node, seat: int, options: Sequence[int]) -> tuple[int, bool]:
         """UCB1 with availability over the seat's options; an untried option first (the
-        prior's at the root, else a random one), and at the root the prior's option with
-        its progressive bias. Returns the key and whether it was untried."""
+        node's prior's if it has one, else a random one), and the prior's option with its
+        progressive bias. Returns the key and whether it was untried."""
         stats = node.stats
         untried = []
         best_key = -1
