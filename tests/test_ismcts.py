@@ -10,7 +10,7 @@ import pytest
 
 from arabesque.agents.base import Observation
 from arabesque.agents.evaluation import evaluation_all_for, evaluation_for
-from arabesque.agents.ismcts import REACT, Budget, SearchConfig, search
+from arabesque.agents.ismcts import REACT, Budget, IsmctsAgent, SearchConfig, search
 from arabesque.agents.reaction import ReactionProfile
 from arabesque.agents.registry import agent_descriptions, make_agent
 from arabesque.core import get_game
@@ -46,22 +46,23 @@ def mid_game_states(game_id: str, players: int, count: int, seed: int) -> list[G
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_states_alike_to_the_seat_get_the_same_action(game_id: str) -> None:
+@pytest.mark.parametrize(
+    "agent_spec",
+    ["ismcts:iters=6+horizon=10", "ismcts:iters=6+horizon=2+prior=heuristic+bias=1+depth=2"],
+)
+def test_states_alike_to_the_seat_get_the_same_action(game_id: str, agent_spec: str) -> None:
     """Leak: a state and a twin identical from the acting seat's view but holding other
     hidden cards (a determinization of it) get the same action from agents with the same
-    seed, at a small budget, over 50 mid-game states."""
+    seed, at a small budget, over 50 mid-game states (with and without the heuristic's
+    prior, which reads the seat's view at the root and determinized copies below it)."""
     differing = 0
     for i, state in enumerate(mid_game_states(game_id, 2, 50, seed=11)):
         seat = min(state.to_act())
         twin = state.determinize(seat, random.Random(i))
         assert twin.view(seat, include_log=False) == state.view(seat, include_log=False)
         differing += twin.fingerprint()[3:] != state.fingerprint()[3:]
-        real = make_agent("ismcts:iters=6+horizon=10", game_id, seed=i).act(
-            Observation(state, seat)
-        )
-        other = make_agent("ismcts:iters=6+horizon=10", game_id, seed=i).act(
-            Observation(twin, seat)
-        )
+        real = make_agent(agent_spec, game_id, seed=i).act(Observation(state, seat))
+        other = make_agent(agent_spec, game_id, seed=i).act(Observation(twin, seat))
         assert real == other, f"state {i}: the action follows the hidden cards"
     assert differing >= 40, "the twins hardly differed: the test would prove nothing"
 
@@ -175,6 +176,10 @@ def test_same_seed_and_spec_give_the_same_game_with_one_or_two_workers() -> None
         ("ismcts:fm=100,iters=10", "contains a comma"),
         ("medium:horizon=-1", "horizon must be >= 0"),
         ("ismcts:fm=10+fm=20", "given twice"),
+        ("ismcts:prior=oracle", "unknown prior 'oracle'"),
+        ("ismcts:bias=-1", "bias must be >= 0"),
+        ("ismcts:margin=-0.1", "margin must be >= 0"),
+        ("ismcts:depth=-1", "depth must be >= 0"),
     ],
 )
 def test_bad_specs_are_refused_in_one_line(spec: str, message: str) -> None:
@@ -227,3 +232,53 @@ def test_search_config_defaults() -> None:
     config = SearchConfig()
     assert config.horizon >= 30 and config.rollout == "random"
     assert isinstance(config.profile, ReactionProfile)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_prior_that_cannot_be_beaten_is_played(game_id: str) -> None:
+    """With a margin no value can reach, the search plays its heuristic prior's choice:
+    a whole game beside a lone heuristic fed the same decisions agrees at every one (so
+    the prior sees every decision, and keeps what it remembers between them)."""
+    spec = get_game(game_id)
+    state = spec.new_game(spec.make_params(num_players=2), seed=3)
+    searcher = make_agent("ismcts:iters=4+horizon=2+prior=heuristic+margin=2", game_id, seed=7)
+    assert isinstance(searcher, IsmctsAgent)
+    lone = make_agent("heuristic", game_id, seed=searcher._prior_seed)
+    other = make_agent("heuristic", game_id, seed=1)
+    decisions = 0
+    while not state.is_over and decisions < 60:
+        acting = sorted(state.to_act())
+        choices = []
+        for seat in acting:
+            if seat == 0:
+                obs = Observation(state, seat)
+                expected = lone.act(obs)
+                action = searcher.act(obs)
+                if obs.decision.reaction is None:
+                    assert action == expected
+                decisions += 1
+            else:
+                action = other.act(Observation(state, seat))
+            choices.append((seat, action))
+        for seat, action in choices:
+            state.apply(seat, action)
+    assert decisions >= 10
+
+
+def test_the_prior_is_searched_first() -> None:
+    """The prior's option is the first one tried, and a bias makes it the most visited
+    early on."""
+    state = next(
+        s
+        for s in mid_game_states("ali-baba", 2, 20, seed=4)
+        if len(s.legal_actions(min(s.to_act()))) > 3
+    )
+    seat = min(state.to_act())
+    obs = Observation(state, seat)
+    legal = list(obs.legal)
+    target = legal[-1]
+    config = SearchConfig(horizon=2, bias=5.0)
+    one = search(obs, Budget(iters=1), random.Random(0), config, prior=target)
+    assert [o.action for o in one.options] == [target]
+    many = search(obs, Budget(iters=3 * len(legal)), random.Random(0), config, prior=target)
+    assert many.options[0].action == target

@@ -21,6 +21,12 @@ Below the tree, a rollout plays uniformly random actions (the seats of a simulta
 in turn) for at most ``horizon`` steps, and the position reached is valued for every seat
 by the game's evaluation (agents/evaluation.py), or by its outcome when the game ended.
 
+Knowledge (optional, ``prior=heuristic``): the game's heuristic agent names an option at
+the root from the seat's ``Observation``, and at the nodes just below from the
+determinized copy that first reaches them. That option is tried first and gets a
+progressive bias ``bias / (visits + 1)`` in UCB1 (Chaslot et al. 2008); at the root it is
+played unless the most visited option's mean value beats it by ``margin``.
+
 Budgets: ``fm`` counts forward-model calls (``apply`` on copies; TAG's unit), ``iters``
 iterations; both are reproducible for a seed. ``ms`` is a safety deadline only (a server's),
 which makes the result depend on the machine.
@@ -34,7 +40,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +94,15 @@ class SearchConfig:
     #: The share of uniform exploration mixed into a simultaneous node's strategy.
     gamma: float = 0.1
     profile: ReactionProfile = field(default_factory=ReactionProfile)
+    #: Progressive bias toward a node's prior option: ``bias / (visits + 1)`` is added to
+    #: its UCB1 score (Chaslot et al. 2008), so it is searched first and most early on.
+    bias: float = 0.0
+    #: How much better (in mean value) the most visited root option must be than the
+    #: prior's to replace it; the prior's option stands otherwise.
+    margin: float = 0.0
+    #: How many steps below the root the prior is asked too, at each node's first visit
+    #: (for whichever seat acts there: the rivals' replies are searched from it first).
+    prior_depth: int = 0
 
     def __post_init__(self) -> None:
         if self.rollout not in ROLLOUTS:
@@ -100,6 +115,14 @@ class SearchConfig:
             raise ValueError(f"exploration must be >= 0, got {self.exploration!r}")
         if not 0 < self.gamma <= 1:
             raise ValueError(f"gamma must be in (0, 1], got {self.gamma!r}")
+        if not self.bias >= 0:
+            raise ValueError(f"bias must be >= 0, got {self.bias!r}")
+        if not self.margin >= 0:
+            raise ValueError(f"margin must be >= 0, got {self.margin!r}")
+        if isinstance(self.prior_depth, bool) or not isinstance(self.prior_depth, int):
+            raise ValueError(f"depth must be a whole number, got {self.prior_depth!r}")
+        if self.prior_depth < 0:
+            raise ValueError(f"depth must be >= 0, got {self.prior_depth}")
 
 
 @dataclass(frozen=True)
@@ -124,15 +147,24 @@ class SearchResult:
     strategy: dict[int, float] | None = None
 
 
+_NO_PRIOR = -1
+_PRIOR_UNASKED = -2
+#: ``node_prior(state, seat)``: the prior's choice for ``seat`` in a (determinized) state.
+NodePrior = Callable[[GameState, int], int]
+
+
 class _Node:
     """A node of the seat's tree. Sequential statistics per option key: [visits, value
     sum, availability]; at a simultaneous node, per acting seat and option: [regret,
     strategy sum, visits, value sum]."""
 
-    __slots__ = ("children", "regrets", "stats")
+    __slots__ = ("children", "prior", "regrets", "stats")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Node] = {}
+        #: The prior's option key here (searched first, with a progressive bias), or
+        #: ``_NO_PRIOR``; ``_PRIOR_UNASKED`` until the node is first visited.
+        self.prior = _PRIOR_UNASKED
         self.stats: dict[int, list[float]] = {}
         self.regrets: dict[int, dict[int, list[float]]] = {}
 
@@ -149,6 +181,8 @@ class _Search:
         rng: random.Random,
         config: SearchConfig,
         evaluate: EvaluationAll,
+        prior: int | None = None,
+        node_prior: NodePrior | None = None,
     ) -> None:
         self.obs = obs
         self.seat = obs.seat
@@ -159,6 +193,8 @@ class _Search:
         self.applies = 0
         self.limit = budget.fm if budget.fm is not None else -1
         self.root = _Node()
+        self.root.prior = _NO_PRIOR if prior is None else prior * _SEAT_SLOTS + obs.seat
+        self.node_prior = node_prior
 
     # -- applying ---------------------------------------------------------------------
 
@@ -203,6 +239,8 @@ class _Search:
                 if len(acting) == 1:
                     (seat,) = acting
                     options = self._options(state, seat, real_time)
+                    if node.prior == _PRIOR_UNASKED:
+                        node.prior = self._ask_prior(state, seat, options, len(path))
                     key, expanded = self._select(node, seat, options)
                     path.append((node, seat, key))
                     self._apply(state, seat, self._concrete(state, seat, key // _SEAT_SLOTS))
@@ -228,16 +266,16 @@ class _Search:
         values = self.evaluate(state)
         self._backup(path, values)
 
-    def _select(
-        self, node: _Node, seat: int, options: Sequence[int]
-    ) -> tuple[int, bool]:
-        """UCB1 with availability over the seat's options; an untried option first (a
-        random one). Returns the key and whether it was untried."""
+    def _select(self, node: _Node, seat: int, options: Sequence[int]) -> tuple[int, bool]:
+        """UCB1 with availability over the seat's options; an untried option first (the
+        node's prior's if it has one, else a random one), and the prior's option with its
+        progressive bias. Returns the key and whether it was untried."""
         stats = node.stats
         untried = []
         best_key = -1
         best = -1.0
         c = self.config.exploration
+        prior = node.prior
         for a in options:
             key = a * _SEAT_SLOTS + seat
             s = stats.get(key)
@@ -248,18 +286,32 @@ class _Search:
             if untried:
                 continue
             score = s[1] / s[0] + c * math.sqrt(math.log(s[2]) / s[0])
+            if key == prior:
+                score += self.config.bias / (s[0] + 1.0)
             if score > best:
                 best = score
                 best_key = key
         if untried:
-            key = untried[int(self.rng.random() * len(untried))]
+            if prior >= 0 and prior in untried:
+                key = prior
+            else:
+                key = untried[int(self.rng.random() * len(untried))]
             stats[key] = [0.0, 0.0, 1.0]
             return key, True
         return best_key, False
 
-    def _regret_pick(
-        self, node: _Node, seat: int, options: Sequence[int]
-    ) -> tuple[int, float]:
+    def _ask_prior(self, state: GameState, seat: int, options: Sequence[int], depth: int) -> int:
+        """The prior's option key at a node first visited ``depth`` steps below the root,
+        asked of the state that reached it first (a determinization, so nothing but what
+        the searching seat knows), or ``_NO_PRIOR`` below ``prior_depth``."""
+        if self.node_prior is None or depth > self.config.prior_depth:
+            return _NO_PRIOR
+        if len(options) < 2 or options[0] == REACT:
+            return _NO_PRIOR
+        action = self.node_prior(state, seat)
+        return action * _SEAT_SLOTS + seat if action in options else _NO_PRIOR
+
+    def _regret_pick(self, node: _Node, seat: int, options: Sequence[int]) -> tuple[int, float]:
         """Regret matching mixed with uniform exploration; returns (option, probability)."""
         table = node.regrets.get(seat)
         if table is None:
@@ -277,8 +329,10 @@ class _Search:
         gamma = self.config.gamma
         probs = []
         for row in rows:
-            sigma = row[0] / positive if positive > 0.0 and row[0] > 0.0 else (
-                0.0 if positive > 0.0 else 1.0 / k
+            sigma = (
+                row[0] / positive
+                if positive > 0.0 and row[0] > 0.0
+                else (0.0 if positive > 0.0 else 1.0 / k)
             )
             row[1] += sigma
             probs.append((1.0 - gamma) * sigma + gamma / k)
@@ -386,19 +440,40 @@ def search(
     rng: random.Random,
     config: SearchConfig | None = None,
     evaluate: EvaluationAll | None = None,
+    prior: int | None = None,
+    node_prior: NodePrior | None = None,
 ) -> SearchResult:
     """IS-MCTS from ``obs``'s seat: its root options with visits and mean values. Only
     ``obs.determinize`` and ``obs.legal`` are read, so two positions that look the same to
-    the seat give the same result for the same ``rng`` and a reproducible budget."""
+    the seat give the same result for the same ``rng`` and a reproducible budget. ``prior``
+    is a root option to search first, with ``config.bias`` (``REACT`` or the reaction's
+    ``none`` at a real-time decision); ``node_prior`` names one at the nodes down to
+    ``config.prior_depth``."""
     if config is None:
         config = SearchConfig()
     if evaluate is None:
         evaluate = evaluation_all_for(obs.game_id)
-    return _Search(obs, budget, rng, config, evaluate).run()
+    return _Search(obs, budget, rng, config, evaluate, prior, node_prior).run()
 
 
 #: The agent's spec options and what they set.
-OPTIONS = ("fm", "iters", "ms", "horizon", "rollout", "c", "gamma", "median_ms", "floor_ms")
+OPTIONS = (
+    "fm",
+    "iters",
+    "ms",
+    "horizon",
+    "rollout",
+    "c",
+    "gamma",
+    "median_ms",
+    "floor_ms",
+    "prior",
+    "bias",
+    "margin",
+    "depth",
+)
+#: The priors an agent may search from: none, or the game's ``heuristic`` agent.
+PRIORS = ("none", "heuristic")
 
 
 class IsmctsAgent(Agent):
@@ -407,7 +482,18 @@ class IsmctsAgent(Agent):
     ``fm=N`` forward-model calls or ``iters=N`` iterations (default ``iters=300``), ``ms=N``
     a safety deadline; ``horizon`` (30) and ``rollout`` (``random``: cut at the horizon,
     ``full``: to the end); ``c`` UCB1's exploration; ``gamma`` the exploration of
-    simultaneous nodes; ``median_ms``/``floor_ms`` the reaction profile."""
+    simultaneous nodes; ``median_ms``/``floor_ms`` the reaction profile.
+
+    ``prior=heuristic`` makes it knowledge-guided: the game's ``heuristic`` agent (one
+    instance, fed every decision of this agent, so a heuristic that plans across decisions
+    keeps its plan) names an option from the same ``Observation`` — it reads the seat's view,
+    never the state. The search tries that option first with a progressive bias ``bias``
+    (Chaslot et al. 2008), and it is played unless the most visited option's mean value
+    beats its own by ``margin``: the search has to show it knows better. ``depth=N`` asks a
+    fresh heuristic (no memory, fixed seed) at the nodes down to N steps below the root too,
+    on the determinized copy that first reaches each: the rivals' likely replies and the
+    seat's own next steps are searched first there (the copy holds only what the seat
+    knows, so this reads nothing hidden either)."""
 
     DEFAULT_ITERS = 300
 
@@ -428,30 +514,61 @@ class IsmctsAgent(Agent):
                 median_ms=float(options.get("median_ms", profile.median_ms)),
                 floor_ms=float(options.get("floor_ms", profile.floor_ms)),
             )
+        self.prior = str(options.get("prior", "none"))
+        if self.prior not in PRIORS:
+            raise ValueError(f"unknown prior {self.prior!r}; known: {', '.join(PRIORS)}")
         self.config = SearchConfig(
             horizon=options.get("horizon", 30),
             rollout=str(options.get("rollout", "random")),
             exploration=float(options.get("c", 0.7)),
             gamma=float(options.get("gamma", 0.1)),
             profile=profile,
+            bias=float(options.get("bias", 0.0)),
+            margin=float(options.get("margin", 0.0)),
+            prior_depth=options.get("depth", 0),
         )
+        # The heuristic's seed follows this agent's, from its own stream.
+        self._prior_seed = None if seed is None else seed ^ 0x5EED_0F_9121
+        self._prior_agent: Agent | None = None
         self.last: SearchResult | None = None
+
+    def _prior_choice(self, obs: Observation) -> int | None:
+        """The prior agent's choice at this decision (it sees every decision), or None."""
+        if self.prior == "none":
+            return None
+        if self._prior_agent is None:
+            from arabesque.agents.registry import make_agent
+
+            self._prior_agent = make_agent(self.prior, obs.game_id, seed=self._prior_seed)
+        return self._prior_agent.act(obs)
+
+    def _node_prior(self, state: GameState, seat: int) -> int:
+        """The prior agent's choice in a state met in the search: a fresh agent each time
+        (no memory of the game) with a fixed seed, so the answer is the state's alone."""
+        from arabesque.agents.registry import make_agent
+
+        return make_agent(self.prior, state.spec.id, seed=0).act(Observation(state, seat))
 
     def act(self, obs: Observation) -> int:
         legal = obs.legal
+        hint = self._prior_choice(obs)
         if len(legal) == 1:
             return legal[0]
         reaction = obs.decision.reaction
+        prior = hint
+        if reaction is not None and hint is not None:
+            prior = reaction.none if hint == reaction.none else REACT
         rng = random.Random(self.rng.getrandbits(64))
-        result = search(obs, self.budget, rng, self.config)
+        node_prior = self._node_prior if hint is not None and self.config.prior_depth else None
+        result = search(obs, self.budget, rng, self.config, prior=prior, node_prior=node_prior)
         self.last = result
-        choice = _choose(result, rng)
+        choice = _choose(result, rng, prior, self.config.margin)
         if reaction is not None:
             if choice != REACT:
                 return reaction.none
             return reaction_action(reaction, self.config.profile, self.rng)
         if choice not in legal:  # nothing searched (a deadline before any iteration)
-            return legal[0]
+            return hint if hint is not None and hint in legal else legal[0]
         return choice
 
 
@@ -462,9 +579,26 @@ class IsmctsAgent(Agent):
 PURIFY = 0.5
 
 
-def _choose(result: SearchResult, rng: random.Random) -> int:
+def _choose(
+    result: SearchResult, rng: random.Random, prior: int | None = None, margin: float = 0.0
+) -> int:
     """The most visited option; at a simultaneous root, a draw from the seat's purified
-    average strategy (a mixed strategy is the answer to a secret choice)."""
+    average strategy (a mixed strategy is the answer to a secret choice). With a prior,
+    the prior's option unless that choice's mean value beats the prior's by ``margin``."""
+    choice = _searched_choice(result, rng)
+    if prior is None or choice == prior:
+        return choice
+    values = {o.action: o for o in result.options}
+    mine = values.get(prior)
+    other = values.get(choice)
+    if other is None or other.visits == 0:
+        return prior
+    if mine is None or mine.visits == 0:  # never tried (a simultaneous root): no evidence
+        return prior
+    return choice if other.value >= mine.value + margin else prior
+
+
+def _searched_choice(result: SearchResult, rng: random.Random) -> int:
     if result.strategy:
         top = max(result.strategy.values())
         items = sorted((a, p) for a, p in result.strategy.items() if p >= PURIFY * top)
@@ -478,4 +612,3 @@ def _choose(result: SearchResult, rng: random.Random) -> int:
     if not result.options:
         return REACT - 1
     return result.options[0].action
-
