@@ -17,10 +17,9 @@ A real-time decision (``decision.reaction``: the lamp race) is searched as react
 the reaction time comes from a ``ReactionProfile`` through ``reaction.action_for(ms)``, never
 below the profile's floor, for the searching seat and for the seats it imagines alike.
 
-Below the tree, a rollout plays the game's rollout policy where it registered one
-(agents/rollout_policy.py), else uniformly random actions (the seats of a simultaneous
-phase in turn), for at most ``horizon`` steps, and the position reached is valued for every
-seat by the game's evaluation (agents/evaluation.py), or by its outcome when the game ended.
+Below the tree, a rollout plays uniformly random actions (the seats of a simultaneous phase
+in turn) for at most ``horizon`` steps, and the position reached is valued for every seat
+by the game's evaluation (agents/evaluation.py), or by its outcome when the game ended.
 
 Budgets: ``fm`` counts forward-model calls (``apply`` on copies; TAG's unit), ``iters``
 iterations; both are reproducible for a seed. ``ms`` is a safety deadline only (a server's),
@@ -42,7 +41,6 @@ from typing import Any
 from arabesque.agents.base import Agent, Observation
 from arabesque.agents.evaluation import EvaluationAll, evaluation_all_for
 from arabesque.agents.reaction import ReactionProfile
-from arabesque.agents.rollout_policy import RolloutPolicy, rollout_policy_for
 from arabesque.core.decision import Reaction
 from arabesque.core.game import GameState
 
@@ -90,8 +88,6 @@ class SearchConfig:
     #: The share of uniform exploration mixed into a simultaneous node's strategy.
     gamma: float = 0.1
     profile: ReactionProfile = field(default_factory=ReactionProfile)
-    #: Whether rollouts play the game's registered rollout policy (else uniformly random).
-    policy: bool = True
 
     def __post_init__(self) -> None:
         if self.rollout not in ROLLOUTS:
@@ -153,10 +149,8 @@ class _Search:
         rng: random.Random,
         config: SearchConfig,
         evaluate: EvaluationAll,
-        policy: RolloutPolicy | None = None,
     ) -> None:
         self.obs = obs
-        self.policy = policy
         self.seat = obs.seat
         self.budget = budget
         self.rng = rng
@@ -300,17 +294,12 @@ class _Search:
         steps = 0
         horizon = self.config.horizon if self.config.rollout == "random" else -1
         rng = self.rng
-        policy = self.policy
         while not state.is_over and steps != horizon:
             # In a simultaneous phase every seat answers before the reveal, in any order:
             # the lowest first is as good as a random one, and cheaper.
             seat = min(state.to_act())
             reaction = state.reaction(seat) if real_time else None
-            if policy is not None:
-                action = policy(state, seat, rng)
-                if reaction is not None and action != reaction.none:
-                    action = self._reaction_action(reaction)  # the time is the profile's
-            elif reaction is not None:
+            if reaction is not None:
                 action = self._reaction_action(reaction) if rng.random() < 0.5 else reaction.none
             else:
                 legal = state.legal_actions(seat)
@@ -397,25 +386,19 @@ def search(
     rng: random.Random,
     config: SearchConfig | None = None,
     evaluate: EvaluationAll | None = None,
-    policy: RolloutPolicy | None = None,
 ) -> SearchResult:
     """IS-MCTS from ``obs``'s seat: its root options with visits and mean values. Only
     ``obs.determinize`` and ``obs.legal`` are read, so two positions that look the same to
-    the seat give the same result for the same ``rng`` and a reproducible budget. The
-    rollouts play ``policy``, by default the game's registered one when ``config.policy``."""
+    the seat give the same result for the same ``rng`` and a reproducible budget."""
     if config is None:
         config = SearchConfig()
     if evaluate is None:
         evaluate = evaluation_all_for(obs.game_id)
-    if policy is None and config.policy:
-        policy = rollout_policy_for(obs.game_id)
-    return _Search(obs, budget, rng, config, evaluate, policy).run()
+    return _Search(obs, budget, rng, config, evaluate).run()
 
 
 #: The agent's spec options and what they set.
-OPTIONS = (
-    "fm", "iters", "ms", "horizon", "rollout", "c", "gamma", "median_ms", "floor_ms", "policy"
-)
+OPTIONS = ("fm", "iters", "ms", "horizon", "rollout", "c", "gamma", "median_ms", "floor_ms")
 
 
 class IsmctsAgent(Agent):
@@ -424,8 +407,7 @@ class IsmctsAgent(Agent):
     ``fm=N`` forward-model calls or ``iters=N`` iterations (default ``iters=300``), ``ms=N``
     a safety deadline; ``horizon`` (30) and ``rollout`` (``random``: cut at the horizon,
     ``full``: to the end); ``c`` UCB1's exploration; ``gamma`` the exploration of
-    simultaneous nodes; ``median_ms``/``floor_ms`` the reaction profile; ``policy``
-    (true) whether rollouts play the game's rollout policy where it registered one."""
+    simultaneous nodes; ``median_ms``/``floor_ms`` the reaction profile."""
 
     DEFAULT_ITERS = 300
 
@@ -452,7 +434,6 @@ class IsmctsAgent(Agent):
             exploration=float(options.get("c", 0.7)),
             gamma=float(options.get("gamma", 0.1)),
             profile=profile,
-            policy=bool(options.get("policy", True)),
         )
         self.last: SearchResult | None = None
 

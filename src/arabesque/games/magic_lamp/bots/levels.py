@@ -2,16 +2,18 @@
 package over the generic ones (agents/levels.py).
 
 * **No rollouts** (``horizon=0``): the evaluation (rollout_value.py) values what a turn still
-  promises in expectation — searches by the push-your-luck programme over the chests' public
-  compositions, wishes, effects under way — so a leaf is valued where the tree reached it;
-  random or even sensible moves below it only add the noise of the cards drawn. Against
-  ``heuristic`` at 2 players (40 games each), medium won 22% with rollouts of 8 steps of the
-  rollout policy and 40% without.
+  promises in expectation (searches by the push-your-luck programme over the chests' public
+  compositions, wishes, effects under way), so a leaf is valued where the tree reached it;
+  moves played below it only add the noise of the cards drawn. Against ``heuristic`` at 2
+  players, 40 games each, this evaluation won 16 (mean score 41.7 to 57.5) without
+  rollouts, 15 (41.1 to 57.5) with rollouts of 4 steps and 9 (33.9 to 68.2) with 8, both
+  played by a sensible policy (dice by expected cards, the programme's draw/stop).
 * **The lamp race answered by the rules**: rubbing is worth a won race's wishes when the seat
   shows a shared face, and an angry Genie's theft when it does not; the search, weighing
-  react / don't by regret matching against noisy subtrees, declined a rightful rub about a
-  third of the time. The reaction time is still drawn from the agent's profile (never below
-  its floor), so the level is no faster than the search's own rubs.
+  react / don't by regret matching against noisy subtrees (values far from 0.5 when a seat
+  is well ahead or behind), declined a rightful rub about a third of the time, which cost
+  about 10 points a game. Answered by the rules, medium won 22 of 40 (48.6 to 50.0). The
+  reaction time is still drawn from the agent's profile, never below its floor.
 """
 
 from __future__ import annotations

@@ -1,5 +1,4 @@
-"""The search bots' evaluation of a Magic Lamp position, read from the state directly, and
-their rollout policy.
+"""The search bots' evaluation of a Magic Lamp position, read from the state directly.
 
 What the heuristic bot knows (evaluation.py, search.py), cheaply. Each seat's *potential*
 score is a point per card, each complete set's bonus plus a share of it for pieces held
@@ -15,19 +14,16 @@ A search's expected cards come from an exact push-your-luck dynamic programme ov
 chest's *composition*, which is public (a determinization only reorders it): its cards
 counted by scorpions, and how deep the Sorcerer lies (``search_expectation``). Results are
 memoized by composition, so an evaluation costs microseconds once the few compositions of a
-game have been seen. The same programme answers the rollouts' draw/stop (``rollout_action``).
+game have been seen.
 """
 
 from __future__ import annotations
 
-import math
-import random
 from typing import Any
 
 from arabesque.agents.evaluation import margin_value, margin_values, outcome_value, outcome_values
 from arabesque.core.game import GameState
 from arabesque.core.observer import cached_on
-from arabesque.games.magic_lamp import actions as A
 from arabesque.games.magic_lamp.bots.evaluation import _EARLY_MAJORITY, _SET_PROGRESS, WISH_VALUE
 from arabesque.games.magic_lamp.components import (
     CHESTS,
@@ -478,72 +474,3 @@ def scale(state: MagicLampState) -> float:
     """The logistic width of the margin: wide early, when much can still change."""
     early = EARLY_SCALE.get(state.num_players, 4.0)
     return SCALE + early * (1.0 - progress(state))
-
-
-# ---------------------------------------------------------------------------------------------
-# The rollout policy
-# ---------------------------------------------------------------------------------------------
-
-#: Softmax temperature (in expected cards) of the rollouts' dice.
-DICE_TEMPERATURE = 0.7
-
-
-def rollout_action(state: GameState, seat: int, rng: random.Random) -> int:
-    """A quick, sensible action for ``seat`` in a rollout: a die set by a softmax over the
-    expected cards of each (chest, face) search, a rub only with a shared face, draw or stop
-    by the push-your-luck programme, anything else at random."""
-    assert isinstance(state, MagicLampState)
-    legal = state.legal_actions(seat)
-    phase = state.phase
-    if phase is _SETTING:
-        return _rollout_die(state, seat, legal, rng)
-    if phase is _RACE:
-        shared = shared_faces(state)
-        legit = any(f in shared for _, f in state.dice[seat])
-        return A.RUB_BASE if legit else A.NO_RUB
-    pending = state.pending
-    draw = state.draw_ctx
-    if pending is not None and pending[0] is _DRAW and draw is not None:
-        chest = _Chest(state, draw[1], _tables(state.comp))
-        drawn = draw[3]
-        face = draw[2]
-        kept = len(drawn) - (1 if state.comp.sorcerers[draw[1]] in drawn else 0)
-        value, _, _ = search_expectation(
-            chest.rem,
-            chest.sorcerer_at,
-            face - len(drawn),
-            face - 1 - draw[4],
-            state.ward[seat],
-            kept,
-        )
-        return A.DRAW if value > kept + 1e-9 else A.STOP
-    return legal[int(rng.random() * len(legal))]
-
-
-def _rollout_die(state: MagicLampState, seat: int, legal: Any, rng: random.Random) -> int:
-    tables = _tables(state.comp)
-    chests = [_Chest(state, c, tables) if state.decks[c] else None for c in range(_NUM_CHESTS)]
-    weights = []
-    top = 0.0
-    values = []
-    for a in legal:
-        c, face = A.decode_set(a)
-        chest = chests[c]
-        if chest is None:
-            v = 0.0
-        else:
-            v = search_expectation(chest.rem, chest.sorcerer_at, face, face - 1)[1]
-        values.append(v)
-        if v > top:
-            top = v
-    total = 0.0
-    for v in values:
-        w = math.exp((v - top) / DICE_TEMPERATURE)
-        weights.append(w)
-        total += w
-    x = rng.random() * total
-    for a, w in zip(legal, weights, strict=True):
-        x -= w
-        if x < 0.0:
-            return int(a)
-    return int(legal[-1])
