@@ -54,9 +54,10 @@ LEVELS: dict[str, tuple[dict[str, Any], str]] = {
 }
 
 
-def level_factory(options: dict[str, Any]) -> Any:
-    """A factory building ``ismcts`` with a level's options; options given in the spec
-    (``medium:horizon=40``) override them, and a budget given replaces the level's."""
+def level_factory(options: dict[str, Any], agent_type: type[IsmctsAgent] = IsmctsAgent) -> Any:
+    """A factory building ``ismcts`` (or a game's subclass, ``agent_type``) with a level's
+    options; options given in the spec (``medium:horizon=40``) override them, and a budget
+    given replaces the level's."""
 
     def make(seed: int | None = None, **given: Any) -> IsmctsAgent:
         merged = dict(options)
@@ -64,6 +65,6 @@ def level_factory(options: dict[str, Any]) -> Any:
             merged.pop("fm", None)
             merged.pop("iters", None)
         merged.update(given)
-        return IsmctsAgent(seed=seed, **merged)
+        return agent_type(seed=seed, **merged)
 
     return make

@@ -38,6 +38,7 @@ re-exports what code outside the package uses.
 
 from arabesque.agents.evaluation import register_evaluation
 from arabesque.agents.registry import register_agent
+from arabesque.games.magic_lamp.bots.levels import LEVELS, make_level
 from arabesque.games.magic_lamp.bots.policy import HeuristicAgent
 from arabesque.games.magic_lamp.bots.position import _ChestModel
 from arabesque.games.magic_lamp.bots.rollout_value import evaluate, evaluate_all
@@ -47,5 +48,7 @@ register_agent(
     "magic-lamp", "heuristic", HeuristicAgent, "hand-written rules of thumb, from its seat's view"
 )
 register_evaluation("magic-lamp", evaluate, evaluate_all)
+for _name, (_options, _description) in LEVELS.items():
+    register_agent("magic-lamp", _name, make_level(_options), _description)
 
 __all__ = ["HeuristicAgent", "_ChestModel", "evaluate", "search_value"]
