@@ -99,6 +99,15 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     409: {"model": ApiError, "description": "the table is not in a state that allows this"},
 }
 
+#: The OpenAPI request body of the routes that take an uploaded record (its JSON is read
+#: by hand, to give a record's own errors rather than a schema's).
+_RECORD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": {"type": "object"}}},
+        "description": "a game record (docs/records.md)",
+    }
+}
 _RATE_LIMITED: dict[int | str, dict[str, Any]] = {
     429: {"model": ApiError, "description": "too many from this address; see Retry-After"},
 }
@@ -457,13 +466,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             **_RATE_LIMITED,
         },
         dependencies=[Depends(limited(UPLOADS_LIMIT, "records uploaded"))],
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "content": {"application/json": {"schema": {"type": "object"}}},
-                "description": "a game record (docs/records.md)",
-            }
-        },
+        openapi_extra=_RECORD_BODY,
     )
     async def record_replay(
         request: Request,
@@ -537,13 +540,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             413: {"model": ApiError, "description": "over 4 MiB"},
         },
         dependencies=[Depends(limited(UPLOADS_LIMIT, "records uploaded")), hint_limit],
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "content": {"application/json": {"schema": {"type": "object"}}},
-                "description": "a game record (docs/records.md)",
-            }
-        },
+        openapi_extra=_RECORD_BODY,
     )
     async def record_hint(
         request: Request,
