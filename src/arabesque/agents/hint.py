@@ -174,10 +174,17 @@ def explain(measure: str, config: SearchConfig) -> str:
             "each number is the share of simulated games the player won after that move, "
             "played to the end from deals consistent with what the player knows"
         )
+    # A game's levels may cut rollouts to nothing (Magic Lamp's): then the position valued
+    # is where the search's look-ahead stopped.
+    after = (
+        f"{config.horizon} random moves after that move"
+        if config.horizon
+        else "where the search's look-ahead after that move stopped"
+    )
     return (
-        f"each number is the game's evaluation of the player's position {config.horizon} "
-        "random moves after that move (0 to 1; 0.5 is even with the best rival), averaged "
-        "over deals consistent with what the player knows"
+        f"each number is the game's evaluation of the player's position {after} (0 to 1; 0.5 "
+        "is even with the best rival), averaged over deals consistent with what the player "
+        "knows"
     )
 
 
