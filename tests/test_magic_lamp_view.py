@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import pickle
-from typing import Any
 
 import pytest
 
@@ -28,6 +27,7 @@ from arabesque.games.magic_lamp.view import (
     score_totals,
     tables,
 )
+from tests.test_observers import vandalise  # one way to scramble a view in place
 
 ML = get_game("magic-lamp")
 
@@ -70,21 +70,6 @@ def test_each_players_entry_says_what_the_rules_count(
         assert score_totals(state, t, summary) == [sum(b.values()) for b in breakdowns]
 
 
-def _vandalise(value: Any) -> None:
-    """Change every dict and list inside a view, in place."""
-    if isinstance(value, dict):
-        for key in list(value):
-            _vandalise(value[key])
-            value[key] = "changed"
-        value["extra"] = 1
-    elif isinstance(value, list):
-        for item in value:
-            _vandalise(item)
-        value.append("extra")
-        if value:
-            value[0] = "changed"
-
-
 def test_changing_one_seats_view_changes_no_other_view() -> None:
     """Every seat's view of a position is built from the same remembered hands: vandalising
     all of them, in place, leaves every view of the position (and of later ones) as it was."""
@@ -92,7 +77,7 @@ def test_changing_one_seats_view_changes_no_other_view() -> None:
         seats = [None, *range(state.num_players)]
         before = {seat: json.dumps(state.view(seat, include_log=False)) for seat in seats}
         for seat in seats:
-            _vandalise(state.view(seat, include_log=False))
+            vandalise(state.view(seat, include_log=False))
             state.observation(seat)  # the tensor reads the same memory
         for seat in seats:
             assert json.dumps(state.view(seat, include_log=False)) == before[seat]

@@ -312,16 +312,16 @@ def test_text_shows_the_seat_decision_prompt(spec: Any) -> None:
 # -- views belong to their readers ------------------------------------------------------------
 
 
-def _vandalise(value: Any) -> None:
+def vandalise(value: Any) -> None:
     """Change every dict and list inside a view, in place."""
     if isinstance(value, dict):
         for key in list(value):
-            _vandalise(value[key])
+            vandalise(value[key])
             value[key] = "changed"
         value["extra"] = 1
     elif isinstance(value, list):
         for item in value:
-            _vandalise(item)
+            vandalise(item)
         value.append("extra")
         value[0] = "changed"
 
@@ -334,7 +334,7 @@ def test_views_are_not_shared_with_the_state(spec: Any) -> None:
         for seat in [None, *range(state.num_players)]:
             first = state.view(seat, include_log=False)
             snapshot = json.dumps(first, sort_keys=True)
-            _vandalise(first)
+            vandalise(first)
             again = state.view(seat, include_log=False)
             assert json.dumps(again, sort_keys=True) == snapshot
         assert state.fingerprint() == fingerprint
