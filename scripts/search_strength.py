@@ -39,6 +39,7 @@ from arabesque.agents.base import Agent, Observation
 from arabesque.agents.registry import make_agent
 from arabesque.core import get_game
 from arabesque.core.registry import game_ids
+from arabesque.lab.metrics import START_SEAT, game_metrics
 from arabesque.sim.batch import agent_seed
 from arabesque.sim.runner import play_game
 from arabesque.sim.stats import wilson_interval
@@ -91,8 +92,12 @@ def play_cell_game(cell: Cell, seed: int, seat: int) -> dict[str, Any]:
     ]
     timed = _Timed(agents[seat])
     agents[seat] = timed
-    state = play_game(spec, params, agents, seed, log_events=False)
+    start = time.perf_counter()
+    state = play_game(spec, params, agents, seed, log_events=True)
+    seconds = time.perf_counter() - start
     totals = [s.total for s in state.scores()]
+    # The seat that played first, where the game draws it (Djinn): the start player's edge.
+    start_seat = game_metrics(cell.game).measure(state).get(START_SEAT)
     won = [r >= 1.0 for r in state.returns()]
     return {
         "game": cell.game,
@@ -105,6 +110,8 @@ def play_cell_game(cell: Cell, seed: int, seat: int) -> dict[str, Any]:
         "totals": totals,
         "won": won[seat],
         "decision_ms": [round(s * 1000.0, 2) for s in timed.seconds],
+        "start_seat": None if start_seat is None else int(start_seat),
+        "seconds": round(seconds, 2),
     }
 
 
@@ -163,8 +170,10 @@ def cells_for(
 def _tasks(
     cells: Sequence[Cell], games: int, seed: int, done: set[tuple[Any, ...]]
 ) -> Iterator[tuple[Cell, int, int]]:
-    for cell in cells:
-        for i in range(games):
+    # Game by game across the cells (game 0 of every cell, then game 1 ...), so a run cut
+    # short leaves every cell with about the same number of games.
+    for i in range(games):
+        for cell in cells:
             key = (*cell.key(), seed + i)
             if key not in done:
                 yield cell, seed + i, i % cell.players

@@ -200,6 +200,30 @@ def test_levels_are_registered_with_descriptions(game_id: str) -> None:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+def test_levels_grow_in_budget_and_say_it(game_id: str) -> None:
+    described = agent_descriptions(game_id)
+    budgets = []
+    for level in ("easy", "medium", "hard"):
+        agent = make_agent(level, game_id, seed=0)
+        assert isinstance(agent, IsmctsAgent)
+        fm = agent.budget.fm
+        assert fm is not None
+        assert f"{fm:,}" in described[level]
+        budgets.append(fm)
+    assert budgets[0] < budgets[1] < budgets[2]
+
+
+def test_djinn_levels_are_its_own_smaller_budgets() -> None:
+    # games/djinn/bots/levels.py: a quarter of the generic budgets (a Djinn step is costly).
+    fms = [make_agent(level, "djinn", seed=0).budget.fm for level in ("easy", "medium", "hard")]
+    generic = [
+        make_agent(level, "ali-baba", seed=0).budget.fm for level in ("easy", "medium", "hard")
+    ]
+    assert fms == [400, 1500, 6000]
+    assert generic == [1500, 6000, 24000]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("players", [2, 4])
 def test_evaluations_are_values_and_agree_for_every_seat(game_id: str, players: int) -> None:
     evaluate = evaluation_for(game_id)

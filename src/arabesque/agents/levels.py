@@ -37,21 +37,30 @@ GUIDED: dict[str, Any] = {
     "depth": 2,
 }
 
+#: The safety deadline of each level, far above its usual time per decision.
+_DEADLINE_MS = {"easy": 5000, "medium": 10000, "hard": 20000}
+
+
+def guided_levels(
+    easy: int, medium: int, hard: int, **options: Any
+) -> dict[str, tuple[dict[str, Any], str]]:
+    """The three levels at these ``fm`` budgets: name -> (ismcts options, one-line
+    description), with the heuristic's guidance (``GUIDED``) and ``options`` over it."""
+    budgets = {"easy": easy, "medium": medium, "hard": hard}
+    out: dict[str, tuple[dict[str, Any], str]] = {}
+    for name, fm in budgets.items():
+        about = "" if name == "easy" else "about "
+        slower = " (slower)" if name == "hard" else ""
+        out[name] = (
+            {"fm": fm, **GUIDED, **options, "ms": _DEADLINE_MS[name]},
+            f"search bot, {name}: checks the heuristic's move with {about}{fm:,} simulated "
+            f"moves{slower}",
+        )
+    return out
+
+
 #: name -> (ismcts options, one-line description).
-LEVELS: dict[str, tuple[dict[str, Any], str]] = {
-    "easy": (
-        {"fm": 1500, **GUIDED, "ms": 5000},
-        "search bot, easy: checks the heuristic's move with 1,500 simulated moves",
-    ),
-    "medium": (
-        {"fm": 6000, **GUIDED, "ms": 10000},
-        "search bot, medium: checks the heuristic's move with about 6,000 simulated moves",
-    ),
-    "hard": (
-        {"fm": 24000, **GUIDED, "ms": 20000},
-        "search bot, hard: checks the heuristic's move with about 24,000 simulated moves (slower)",
-    ),
-}
+LEVELS: dict[str, tuple[dict[str, Any], str]] = guided_levels(1500, 6000, 24000)
 
 
 def level_factory(options: dict[str, Any], agent_type: type[IsmctsAgent] = IsmctsAgent) -> Any:

@@ -45,14 +45,18 @@ The package, in the order its modules build on one another:
 * ``policy``: ``HeuristicAgent``, its dispatch on the decision's kind and the handlers that
   rank the options.
 
-Importing the package registers the agent as ``heuristic`` (the agent registry imports
-``<game package>.bots`` on demand).
+* ``levels``: Djinn's budgets of the search levels ``easy``, ``medium`` and ``hard``.
+
+Importing the package registers the agent as ``heuristic`` and the levels (the agent
+registry imports ``<game package>.bots`` on demand).
 """
 
 from __future__ import annotations
 
 from arabesque.agents.evaluation import register_evaluation
+from arabesque.agents.levels import level_factory
 from arabesque.agents.registry import register_agent
+from arabesque.games.djinn.bots.levels import LEVELS
 from arabesque.games.djinn.bots.policy import HeuristicAgent
 from arabesque.games.djinn.bots.rollout_value import evaluate, evaluate_all
 from arabesque.games.djinn.bots.search import Position
@@ -61,5 +65,7 @@ register_agent(
     "djinn", "heuristic", HeuristicAgent, "hand-written rules of thumb, from its seat's view"
 )
 register_evaluation("djinn", evaluate, evaluate_all)
+for _name, (_options, _description) in LEVELS.items():
+    register_agent("djinn", _name, level_factory(_options), _description)
 
 __all__ = ["HeuristicAgent", "Position", "evaluate"]

@@ -30,27 +30,11 @@ from typing import Any
 
 from arabesque.agents.base import Observation
 from arabesque.agents.ismcts import IsmctsAgent, reaction_action
-from arabesque.agents.levels import GUIDED, level_factory
+from arabesque.agents.levels import guided_levels, level_factory
 
-#: name -> (ismcts options, one-line description).
-#: The generic levels' guidance by the heuristic (agents/levels.py), without rollouts.
-MAGIC_LAMP_GUIDED: dict[str, Any] = {**GUIDED, "horizon": 0}
-
-LEVELS: dict[str, tuple[dict[str, Any], str]] = {
-    "easy": (
-        {"fm": 1500, **MAGIC_LAMP_GUIDED, "ms": 5000},
-        "search bot, easy: checks the heuristic's move with 1,500 simulated moves",
-    ),
-    "medium": (
-        {"fm": 6000, **MAGIC_LAMP_GUIDED, "ms": 10000},
-        "search bot, medium: checks the heuristic's move with about 6,000 simulated moves",
-    ),
-    "hard": (
-        {"fm": 24000, **MAGIC_LAMP_GUIDED, "ms": 20000},
-        "search bot, hard: checks the heuristic's move with about 24,000 simulated moves "
-        "(slower)",
-    ),
-}
+#: name -> (ismcts options, one-line description): the generic levels' budgets and guidance
+#: by the heuristic (agents/levels.py), without rollouts.
+LEVELS: dict[str, tuple[dict[str, Any], str]] = guided_levels(1500, 6000, 24000, horizon=0)
 
 
 class MagicLampSearchAgent(IsmctsAgent):
