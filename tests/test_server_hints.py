@@ -16,6 +16,7 @@ import pytest
 
 from arabesque.core.records import GameRecord
 from arabesque.server.settings import Settings
+from tests.conftest import serve_without_serving
 from tests.server_client import Lobby, ServerThread
 
 #: A small search, so each hint takes milliseconds.
@@ -25,8 +26,11 @@ LEVEL = "ismcts:iters=40+horizon=8"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     settings = Settings(
-        data_dir=tmp_path_factory.mktemp("hints"), hint_level=LEVEL, bot_workers=1,
-        hint_burst=1000, table_burst=100,
+        data_dir=tmp_path_factory.mktemp("hints"),
+        hint_level=LEVEL,
+        bot_workers=1,
+        hint_burst=1000,
+        table_burst=100,
     )
     with ServerThread(settings) as running:
         yield running
@@ -133,8 +137,10 @@ def test_any_seat_of_a_finished_game_gets_a_hint_at_any_step(
     # The same position from an uploaded record is the same hint (from the cache).
     hits = server.app.state.hints.hits
     uploaded = httpx.post(
-        f"{server.url}/api/replay/hint", params={"step": step, "seat": player},
-        content=json.dumps(record_json), timeout=30,
+        f"{server.url}/api/replay/hint",
+        params={"step": step, "seat": player},
+        content=json.dumps(record_json),
+        timeout=30,
     )
     assert uploaded.status_code == 200 and uploaded.json() == found
     assert server.app.state.hints.hits == hits + 1
@@ -160,7 +166,10 @@ def test_each_player_gets_the_hint_for_their_own_seat(server: ServerThread) -> N
     seat's hint, and nothing names another seat."""
     lobby = Lobby(server.url)
     table_id, host = lobby.create(
-        "magic-lamp", players=2, clock={"per_move_s": None}, hints=True,
+        "magic-lamp",
+        players=2,
+        clock={"per_move_s": None},
+        hints=True,
         seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
     )
     tokens = [lobby.join(table_id, seat)[1] for seat in (0, 1)]
@@ -173,3 +182,26 @@ def test_each_player_gets_the_hint_for_their_own_seat(server: ServerThread) -> N
     # A seat named in the query is ignored: the token alone says whose hint it is.
     asked = httpx.get(url, params={"seat": 1}, headers=_auth(tokens[0]), timeout=30).json()
     assert asked["seat"] == 0
+
+
+def test_serve_flags_set_the_hints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arabesque.server import cli
+
+    captured, _ = serve_without_serving(monkeypatch, tmp_path)
+    argv = ["--hints-per-minute", "0", "--hint-level", "medium", "--hint-deadline", "4"]
+    assert cli.main([*argv, "--port", "0"]) == 0
+    settings = captured["settings"]
+    assert (settings.hints_per_minute, settings.hint_level, settings.hint_think_s) == (
+        0.0,
+        "medium",
+        4.0,
+    )
+    assert cli.main(["--port", "0"]) == 0
+    assert captured["settings"].hint_level == "hard"
+    # A level no game can hint with is refused before the server starts, in one line.
+    for level, says in (("heuristic", "needs a search bot"), ("nosuch", "unknown agent")):
+        with pytest.raises(SystemExit):
+            cli.main(["--hint-level", level, "--port", "0"])
+        assert says in capsys.readouterr().err

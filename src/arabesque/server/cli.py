@@ -132,6 +132,26 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="search bots one table may seat (default: no limit)",
     )
     p.add_argument(
+        "--hints-per-minute",
+        type=float,
+        metavar="N",
+        help="hints one address may ask for a minute (replay viewer, hint-allowed tables), "
+        "after a burst of 10 (default 6; 0: no limit)",
+    )
+    p.add_argument(
+        "--hint-level",
+        type=_hint_level,
+        metavar="LEVEL",
+        help="the search bot whose best moves a hint shows (default hard; e.g. medium, "
+        "or a spec such as ismcts:fm=2000+horizon=8)",
+    )
+    p.add_argument(
+        "--hint-deadline",
+        type=_seconds,
+        metavar="SECONDS",
+        help="a hint's longest think (default 30); past it the hint is refused (503)",
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -175,6 +195,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         bot_inline_agents=_names(getattr(args, "bot_inline", None)),
         max_search_bots=getattr(args, "max_search_bots", None),
         max_search_bots_per_table=getattr(args, "max_search_bots_per_table", None),
+        hints_per_minute=getattr(args, "hints_per_minute", None),
+        hint_level=getattr(args, "hint_level", None),
+        hint_think_s=getattr(args, "hint_deadline", None),
     )
     # The port first: a busy one is refused in one line before anything is said or opened
     # (uvicorn would find out only after the database is up, having let us print the
@@ -261,6 +284,21 @@ def _seconds(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {text}")
     return value
+
+
+def _hint_level(text: str) -> str:
+    """A search level every game can give hints with, checked before the server starts."""
+    from arabesque.agents.hint import level_search
+    from arabesque.core.registry import game_ids
+
+    for game_id in game_ids():
+        try:
+            level_search(text, game_id)
+        except ValueError as exc:
+            said = str(exc)
+            where = "" if game_id in said else f" (for {game_id})"
+            raise argparse.ArgumentTypeError(said + where) from None
+    return text
 
 
 def _names(text: str | None) -> tuple[str, ...] | None:
