@@ -3,6 +3,9 @@
     PYTHONPATH=src python3 scripts/balance_djinn.py --games 200 --favour-games 84
     python3 scripts/balance_djinn.py --games 40 --only solo          # one part only
     python3 scripts/balance_djinn.py --games 200 --components new.toml --runs runs/djinn-new
+    # the search bot in every seat: djinn-medium-plain.md from runs/djinn-medium
+    python3 scripts/balance_djinn.py --agent medium --only plain --games 60 --players 2,3 \
+        --chunk 5
 
 Three parts, each a set of lab runs (results folders under ``--runs``, resumed when run
 again) and a report page of its own under ``--reports``:
@@ -19,6 +22,8 @@ again) and a report page of its own under ``--reports``:
 
 What a game measures is the game's metrics module, ``src/arabesque/games/djinn/metrics.py``.
 Two versions of the data are compared with ``arabesque compare`` on the runs of each.
+``--agent`` puts another agent (a search level) in every seat of the plain and solo parts,
+to tell what is the game's from what is the heuristic bot's.
 """
 
 from __future__ import annotations
@@ -37,8 +42,6 @@ from arabesque.lab.store import load_run
 from arabesque.lab.tournament import tournament_lineups
 
 GAME = "djinn"
-PLAYER_COUNTS = (2, 3, 4)
-SOLO_DECKS = (15, 14, 13, 12)
 
 
 def _run(
@@ -56,7 +59,12 @@ def _run(
     params = get_game(GAME).make_params(num_players=players, **options)
     plan = Plan(GAME, params, tuple(agents), mode, tuple(lineups))
     outcome = run_plan(
-        plan, folder, range(args.seed, args.seed + games), resume=True, workers=args.workers
+        plan,
+        folder,
+        range(args.seed, args.seed + games),
+        resume=True,
+        workers=args.workers,
+        chunk_size=args.chunk,
     )
     print(f"{folder}: {outcome.already} there, {outcome.played} played", file=sys.stderr)
     return not outcome.interrupted
@@ -75,22 +83,44 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=Path, default=Path("runs/djinn"))
     parser.add_argument("--reports", type=Path, default=Path("docs/balance"))
     parser.add_argument("--format", choices=("md", "html"), default="md")
+    parser.add_argument(
+        "--agent",
+        default="heuristic",
+        help="the agent in every seat of the plain and solo parts (e.g. medium); pages and "
+        "runs of another agent than heuristic are named after it (djinn-medium-plain.md)",
+    )
+    parser.add_argument(
+        "--players", default="2,3,4", help="player counts of the plain part (default 2,3,4)"
+    )
+    parser.add_argument("--decks", default="15,14,13,12", help="Tom's deck sizes of the solo part")
+    parser.add_argument(
+        "--chunk", type=int, help="games written at a time (default: the lab's, up to 50)"
+    )
     args = parser.parse_args(argv)
+    if args.agent != "heuristic" and args.only == "favour":
+        parser.error("the favour part compares heuristic bots; --agent applies to plain and solo")
+    counts = [int(n) for n in args.players.split(",")]
+    decks = [int(d) for d in args.decks.split(",")]
+    tag = "" if args.agent == "heuristic" else f"{args.agent.replace(':', '-')}-"
+    if tag and args.runs == Path("runs/djinn"):
+        args.runs = Path(f"runs/djinn-{args.agent.replace(':', '-')}")
     args.reports.mkdir(parents=True, exist_ok=True)
 
     if args.only in (None, "plain"):
         folders = []
-        for n in PLAYER_COUNTS:
-            agents = ("heuristic",) * n
+        for n in counts:
+            agents = (args.agent,) * n
             folder = args.runs / f"plain-{n}p"
             if not _run(folder, n, agents, "seats", [agents], args.games, args):
                 return 130
             folders.append(folder)
-        write_report([load_run(f) for f in folders], args.reports / f"djinn-plain.{args.format}")
-    if args.only in (None, "favour"):
+        write_report(
+            [load_run(f) for f in folders], args.reports / f"djinn-{tag}plain.{args.format}"
+        )
+    if args.only in (None, "favour") and not tag:
         agents = ["heuristic", *(f"heuristic:favour={loc}" for loc in LOCATIONS)]
         folders = []
-        for n in PLAYER_COUNTS:
+        for n in counts:
             cycle = tournament_lineups(agents, n, "one-vs-all")
             wanted = args.favour_games or len(cycle) * 4
             games = -(-wanted // len(cycle)) * len(cycle)  # whole cycles
@@ -101,13 +131,15 @@ def main(argv: list[str] | None = None) -> int:
         write_report([load_run(f) for f in folders], args.reports / f"djinn-favour.{args.format}")
     if args.only in (None, "solo"):
         folders = []
-        for deck in SOLO_DECKS:
+        for deck in decks:
             folder = args.runs / f"solo-{deck}"
-            if not _run(folder, 1, ["heuristic"], "seats", [("heuristic",)], args.games, args,
+            if not _run(folder, 1, [args.agent], "seats", [(args.agent,)], args.games, args,
                         tom_deck=deck):  # fmt: skip
                 return 130
             folders.append(folder)
-        write_report([load_run(f) for f in folders], args.reports / f"djinn-solo.{args.format}")
+        write_report(
+            [load_run(f) for f in folders], args.reports / f"djinn-{tag}solo.{args.format}"
+        )
     return 0
 
 
