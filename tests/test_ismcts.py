@@ -129,14 +129,22 @@ def test_race_search_decides_only_react_or_not() -> None:
 
 def test_a_forward_model_budget_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     """``fm=4000`` makes at most 4,000 applies (and spends nearly all of them)."""
+    # A forward-model call is either door into the rules: apply, or the search's unchecked
+    # _advance on its own copies.
     calls = [0]
     original = GameState.apply
+    original_advance = GameState._advance
 
     def counting(self: GameState, player: int, action: int, version: int | None = None) -> None:
         calls[0] += 1
         original(self, player, action, version)
 
+    def counting_advance(self: GameState, player: int, action: int) -> None:
+        calls[0] += 1
+        original_advance(self, player, action)
+
     monkeypatch.setattr(GameState, "apply", counting)
+    monkeypatch.setattr(GameState, "_advance", counting_advance)
     for game_id in GAMES:
         state = mid_game_states(game_id, 2, 1, seed=3)[0]
         seat = min(state.to_act())

@@ -202,7 +202,9 @@ class _Search:
         if self.applies == self.limit:
             raise _OutOfBudget
         self.applies += 1
-        state.apply(seat, action)
+        # The seat and action come from the copy's own to_act() and legal_actions() (or a
+        # reaction's options), so apply's checks and version keeping would only cost time.
+        state._advance(seat, action)
 
     def _reaction_action(self, reaction: Reaction) -> int:
         return reaction_action(reaction, self.config.profile, self.rng)

@@ -451,6 +451,13 @@ class GameState(ABC):
             hidden[player] += 1
             hidden[-1] += 1
 
+    def _advance(self, player: int, action: int) -> None:
+        """Carry out ``action``, taken from ``legal_actions(player)`` of a seat in
+        ``to_act()``, without ``apply``'s checks, version or history: only for copies that a
+        search made and owns (agents/ismcts.py), which serve no client, so no version is
+        ever asked of them. The rules run exactly as in ``apply``."""
+        self._apply(player, action)
+
     def legal_mask(self, player: int) -> list[bool]:
         """The legal actions of ``player`` as a mask over the whole action space (for RL)."""
         mask = [False] * self.num_actions
