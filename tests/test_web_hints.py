@@ -128,11 +128,21 @@ def test_a_table_with_hints_offers_one_on_your_own_move(server: ServerThread, br
         box.wait_for()
         assert "best moves for you" in box.locator(".hint-title").inner_text()
         labels = [
-            page.locator(".option-list button.option").nth(i).inner_text().split("\n")[-1]
-            for i in range(page.locator(".option-list button.option").count())
+            page.locator(".option-list .option-label").nth(i).inner_text()
+            for i in range(page.locator(".option-list .option-label").count())
         ]
         for i in range(box.locator(".hint-label").count()):
             assert box.locator(".hint-label").nth(i).inner_text() in labels
+        # The hint sits above the options (in sight with many of them), and the options it
+        # names are marked in the list, in its order.
+        box_top = box.bounding_box()["y"]
+        assert box_top < page.locator(".option-list").bounding_box()["y"]
+        hinted = page.locator(".option-list button.option.hinted")
+        assert hinted.count() == box.locator(".hint-option").count()
+        for i in range(box.locator(".hint-option").count()):
+            marked = page.locator(".option-list button.option", has_text=f"hint {i + 1}")
+            label = box.locator(".hint-label").nth(i).inner_text()
+            assert marked.count() == 1 and label in marked.inner_text()
         _shot(page, "table-desktop")
     # A watcher of the same table gets no Hint button, and a table without hints offers none.
     with open_page(browser) as watcher:

@@ -721,9 +721,11 @@ class TablePage {
     if (decision.reaction) {
       panel.append(this.lampButton(view));
     } else {
-      panel.append(this.optionList(decision));
-      // A race is over before a hint could arrive: hints are for the other decisions.
+      // A race is over before a hint could arrive: hints are for the other decisions. The
+      // hint goes above the options, where it stays in sight however many options there are
+      // (Magic Lamp's dice: 18), and its options are marked in the list.
       if (this.table && this.table.hints) panel.append(this.hintArea(view));
+      panel.append(this.optionList(decision, this.shownHint(view)));
     }
     if (this.decisionError) panel.append(h("p", { class: "decision-error", role: "alert" }, [this.decisionError]));
     if (this.pending) panel.append(h("p", { class: "pending", role: "status" }, [`Sending: ${this.pending.label}…`]));
@@ -749,19 +751,26 @@ class TablePage {
     return cards;
   }
 
-  optionList(decision) {
+  optionList(decision, hint = null) {
     const list = h("ol", { class: ["option-list", decision.options.length > 8 && "many"], "aria-labelledby": "decision-prompt" });
+    const ranks = new Map();
+    if (hint && hint.found) hint.found.options.forEach((o, r) => { if (o.action !== null) ranks.set(o.action, r + 1); });
     decision.options.forEach((option, i) => {
       const key = OPTION_KEYS[i];
+      const rank = ranks.get(option.action);
       const button = h("button", {
         type: "button",
-        class: "option",
+        class: ["option", rank && "hinted"],
         title: option.text,
         disabled: Boolean(this.pending),
         "aria-keyshortcuts": key,
         dataset: { action: String(option.action), index: String(i) },
         onclick: () => this.play(option),
-      }, [key ? h("kbd", { "aria-hidden": "true" }, [key]) : null, h("span", {}, [option.label])]);
+      }, [
+        key ? h("kbd", { "aria-hidden": "true" }, [key]) : null,
+        h("span", { class: "option-label" }, [option.label]),
+        rank ? h("span", { class: "hint-rank", title: `the hint's choice no. ${rank}` }, [`hint ${rank}`]) : null,
+      ]);
       button.addEventListener("mouseenter", () => this.setHot(option.action));
       button.addEventListener("mouseleave", () => this.setHot(null));
       button.addEventListener("focus", () => this.setHot(option.action));
@@ -772,8 +781,13 @@ class TablePage {
   }
 
   /** The Hint button of a table created with hints, and the hint for this move once asked. */
+  /** The hint asked for at this version of the view, if any (waiting, failed or found). */
+  shownHint(view) {
+    return this.hint && this.hint.version === view.version ? this.hint : null;
+  }
+
   hintArea(view) {
-    const shown = this.hint && this.hint.version === view.version ? this.hint : null;
+    const shown = this.shownHint(view);
     const button = h("button", {
       type: "button", class: "secondary hint-button", disabled: Boolean(shown && shown.waiting),
       onclick: () => this.askHint(),
