@@ -490,6 +490,24 @@ def test_bench_search_json() -> None:
     assert data["search_applies_per_iteration"] <= data["full_rollout_applies_per_iteration"]
 
 
+def test_bench_decision_times() -> None:
+    """``--decisions`` times each agent on the same positions of heuristic games (a cheap
+    search budget here); an unknown agent is refused before the run."""
+    agents = "random,ismcts:iters=20+horizon=4"
+    proc = run("bench", "ali-baba", "--seconds", "0.3", "--players", "2", "--decisions",
+               agents, "--json")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    timed = json.loads(proc.stdout)["decision_times"]
+    assert list(timed) == agents.split(",")
+    for figures in timed.values():
+        assert figures["decisions"] == timed["random"]["decisions"] >= 10
+        assert 0 < figures["median_ms"] <= figures["p95_ms"]
+    assert timed["random"]["median_ms"] < timed["ismcts:iters=20+horizon=4"]["median_ms"]
+    refused = run("bench", "ali-baba", "--decisions", "nosuch")
+    assert refused.returncode != 0 and "unknown agent 'nosuch'" in refused.stderr
+    assert "benchmarking" not in refused.stderr
+
+
 # -- listings -----------------------------------------------------------------------------------
 
 

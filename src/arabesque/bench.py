@@ -14,8 +14,9 @@ from __future__ import annotations
 import dataclasses
 import platform
 import random
+import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from arabesque import __version__
@@ -93,9 +94,7 @@ PLAYOUT_SHARE = 0.5
 _MIN_RATE_SECONDS = 0.05
 
 
-def position_rates(
-    spec: GameSpec, params: Any, seed: int, seconds: float
-) -> dict[str, float]:
+def position_rates(spec: GameSpec, params: Any, seed: int, seconds: float) -> dict[str, float]:
     """The per-position rates of ``RATES``, all of them (the mid-game states they are taken
     on included) in about ``seconds``: each rate is timed for an equal part of what is left
     once the states are made."""
@@ -159,6 +158,73 @@ def search_rates(spec: GameSpec, params: Any, seed: int, seconds: float) -> dict
     return out
 
 
+def played_positions(
+    spec: GameSpec, params: Any, seed: int, games: int = 2, per_game: int = 10
+) -> list[tuple[GameState, int]]:
+    """(state, seat) at ``per_game`` decisions with a choice spread evenly over each of
+    ``games`` games of ``heuristic`` bots: positions like those a level meets in play
+    (random playouts reach positions no player would, with far more options)."""
+    from arabesque.agents.base import Observation
+    from arabesque.agents.registry import make_agent
+
+    out = []
+    for g in range(games):
+        game_seed = seed + g
+        agents = [
+            make_agent("heuristic", spec.id, seed=game_seed * 10 + p)
+            for p in range(params.num_players)
+        ]
+        state = spec.new_game(params, seed=game_seed)
+        choices: list[int] = []  # history lengths where the first acting seat had a choice
+        while not state.is_over:
+            seat = min(state.to_act())
+            if len(state.legal_actions(seat)) > 1:
+                choices.append(len(state.history))
+            # Every acting seat decides before any move is applied (a simultaneous phase).
+            moves = [(a, agents[a].act(Observation(state, a))) for a in sorted(state.to_act())]
+            for acting, action in moves:
+                state.apply(acting, action)
+        picked = sorted({choices[i * len(choices) // per_game] for i in range(per_game)})
+        for length in picked:
+            replay = spec.new_game(params, seed=game_seed)
+            for player, action in state.history[:length]:
+                replay.apply(player, action)
+            out.append((replay, min(replay.to_act())))
+    return out
+
+
+#: The agents ``--decisions`` times by default: the search levels and the heuristic they start from.
+DECISION_AGENTS = ("heuristic", "easy", "medium", "hard")
+
+
+def decision_times(
+    spec: GameSpec, params: Any, seed: int, agents: Sequence[str]
+) -> dict[str, dict[str, float]]:
+    """Each agent's wall-clock time per decision, median and 95th percentile in ms, over
+    the positions of ``played_positions`` (a fresh agent per position, seeded from its index,
+    so the figures are of the same decisions for every agent)."""
+    from arabesque.agents.base import Observation
+    from arabesque.agents.registry import make_agent
+
+    positions = played_positions(spec, params, seed)
+    out: dict[str, dict[str, float]] = {}
+    for name in agents:
+        times = []
+        for i, (state, seat) in enumerate(positions):
+            agent = make_agent(name, spec.id, seed=seed + i)
+            obs = Observation(state, seat)
+            start = time.perf_counter()
+            agent.act(obs)
+            times.append(1000.0 * (time.perf_counter() - start))
+        times.sort()
+        out[name] = {
+            "median_ms": statistics.median(times) if times else float("nan"),
+            "p95_ms": times[min(len(times) - 1, int(0.95 * len(times)))] if times else float("nan"),
+            "decisions": float(len(times)),
+        }
+    return out
+
+
 def default_players(spec: GameSpec) -> int:
     """The player count a game's params default to, else its minimum."""
     for f in dataclasses.fields(spec.params_type):
@@ -175,6 +241,7 @@ def bench(
     rates: bool = True,
     rl: bool = False,
     search: bool = False,
+    decisions: Sequence[str] = (),
     **options: Any,
 ) -> dict[str, Any]:
     """A benchmark of about ``seconds`` in all: random playouts, then (with ``rates``) the
@@ -186,7 +253,9 @@ def bench(
     measures follow, and take time of their own: with ``rl``, the research environments'
     rates under ``"rl"`` (arabesque.rl.bench; needs the rl extra), as ratios to steps_per_s
     and to observation_per_s; with ``search``, the IS-MCTS rates (``SEARCH_RATES``), each
-    timed for about ``seconds`` and also given as a ratio to steps_per_s."""
+    timed for about ``seconds`` and also given as a ratio to steps_per_s. ``decisions``
+    (agent specs) adds each one's time per decision (``decision_times``), also in steps:
+    how many random-playout steps its median decision costs."""
     if not seconds > 0:
         raise ValueError(f"--seconds must be positive, got {seconds}")
     spec = get_game(game_id)
@@ -246,6 +315,11 @@ def bench(
             "search_ratios_to_steps": {k: found[k] / steps_per_s for k in SEARCH_RATES},
             "search_rates": dict(SEARCH_RATES),
         }
+    if decisions:
+        timed = decision_times(spec, params, seed, decisions)
+        for figures in timed.values():
+            figures["median_in_steps"] = figures["median_ms"] / 1000.0 * steps_per_s
+        extra["decision_times"] = timed
     return {
         "game": game_id,
         "players": players,

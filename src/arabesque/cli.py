@@ -158,8 +158,7 @@ def _resume(args: argparse.Namespace) -> int:
     given = [name for name, value in setup.items() if value is not None]
     if given:
         raise CliError(
-            f"--resume goes on with the settings the game was started with; drop "
-            f"{', '.join(given)}"
+            f"--resume goes on with the settings the game was started with; drop {', '.join(given)}"
         )
     target: str | None = args.resume or None
     game = args.game
@@ -477,6 +476,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     # an error, not a benchmark that fails once begun.
     options = _game_options(args)
     _make_params(get_game(args.game), args.players, options)
+    decisions = [] if args.decisions is None else [a.strip() for a in args.decisions.split(",")]
+    for name in decisions:  # an unknown agent is refused before the run
+        _check_agent(name, args.game)
     if not args.json:
         print(f"benchmarking {args.game} for {args.seconds:g} s ...", file=sys.stderr)
     result = bench(
@@ -486,6 +488,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         seed=args.seed,
         rl=args.rl,
         search=args.search,
+        decisions=decisions,
         **options,
     )
     if args.json:
@@ -524,6 +527,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if name in result:
             ratio = result["search_ratios_to_steps"][name]
             out.print(f"  {name:<30}{result[name]:.1f}  ({ratio:.4f}x steps_per_s)")
+    for name, timed in result.get("decision_times", {}).items():
+        out.print(
+            f"  time per decision, {name:<10} median {timed['median_ms']:.1f} ms, "
+            f"p95 {timed['p95_ms']:.1f} ms  ({timed['median_in_steps']:.0f} steps' time; "
+            f"{timed['decisions']:.0f} mid-game decisions)",
+            soft_wrap=True,
+        )
     out.print(f"  {result['step']}", soft_wrap=True)
     return 0
 
@@ -640,9 +650,7 @@ def cmd_observation(args: argparse.Namespace) -> int:
         table.add_column(name, justify="right" if name in ("start", "size") else "left")
     for field in layout:
         bounds = f"{field['low']:g}..{field['high']:g}" + (" clip" if field["clip"] else "")
-        table.add_row(
-            field["name"], str(field["start"]), str(field["size"]), bounds, field["doc"]
-        )
+        table.add_row(field["name"], str(field["start"]), str(field["size"]), bounds, field["doc"])
     out.print(table)
     return 0
 
@@ -859,6 +867,16 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also IS-MCTS iterations per second (default horizon, and full rollouts)",
     )
+    from arabesque.bench import DECISION_AGENTS
+
+    p.add_argument(
+        "--decisions",
+        nargs="?",
+        const=",".join(DECISION_AGENTS),
+        metavar="AGENTS",
+        help="also each agent's time per decision, median and p95, on the mid-game states "
+        f"(comma-separated specs; default {','.join(DECISION_AGENTS)})",
+    )
     _add_game_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_bench)
@@ -887,9 +905,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=cmd_cards)
     add_verify_parser(sub)
-    add_lab_parsers(
-        sub, _positive_int, _non_negative_int, _integer, _add_game_options, _lab_params
-    )
+    add_lab_parsers(sub, _positive_int, _non_negative_int, _integer, _add_game_options, _lab_params)
     return parser
 
 
