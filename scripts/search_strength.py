@@ -279,6 +279,31 @@ def table(records: Sequence[dict[str, Any]], cells: Sequence[Cell] | None = None
     return "\n".join(lines)
 
 
+def start_table(records: Sequence[dict[str, Any]]) -> str:
+    """Where the game draws its start player (Djinn): the measured agent's wins when it
+    started and when another seat did, per cell of more than one player ("" if none)."""
+    by_cell: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for r in records:
+        if r.get("start_seat") is not None and r["players"] > 1:
+            by_cell.setdefault(_record_key(r)[:5], []).append(r)
+    if not by_cell:
+        return ""
+    lines = [
+        "| game | players | agent | vs | started: wins / games (rate) | "
+        "did not start: wins / games (rate) |",
+        "|---|---:|---|---|---|---|",
+    ]
+    for (game, players, _settings, agent, opponent), rows in by_cell.items():
+        parts = []
+        for started in (True, False):
+            chosen = [r for r in rows if (r["start_seat"] == r["seat"]) is started]
+            wins = sum(1 for r in chosen if r["won"])
+            rate = f" ({wins / len(chosen):.0%})" if chosen else ""
+            parts.append(f"{wins} / {len(chosen)}{rate}")
+        lines.append(f"| {game} | {players} | `{agent}` | `{opponent}` | {parts[0]} | {parts[1]} |")
+    return "\n".join(lines)
+
+
 def _solo(values: Sequence[str]) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = {}
     for item in values:
@@ -310,7 +335,11 @@ def main() -> None:
     parser.add_argument("--report", type=Path, help="print the table of this file; play nothing")
     args = parser.parse_args()
     if args.report is not None:
-        print(table(load_records(args.report)))
+        records = load_records(args.report)
+        print(table(records))
+        starts = start_table(records)
+        if starts:
+            print("\nBy start player (drawn at setup):\n\n" + starts)
         return
     games = list(game_ids()) if args.game == "all" else args.game.split(",")
     solo = _solo(args.solo or ["tom_deck=15,12"])
