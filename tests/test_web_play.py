@@ -107,6 +107,46 @@ def test_a_whole_djinn_game_through_the_page(
         assert_result_matches(page, info, "Dara")
 
 
+def test_djinn_start_spots_stay_clickable_beside_a_placed_mage(
+    server: ServerThread, browser: Any
+) -> None:
+    """A start spot on a path where another mage already stands is drawn beyond that mage,
+    not under it: every start spot on the board takes a click (Playwright's trial click checks
+    that nothing else would receive it). Four players, so most tables have bots placed before
+    this seat's first decision; a few tables make that all but certain."""
+    checked = 0
+    for _ in range(6):
+        with open_page(browser) as page:
+            frames = Frames(page)
+            create_from_lobby(page, server.url, "Djinn", seats=["Bot: heuristic"] * 3)
+            # The character draft comes first: taken from the list until the first turn.
+            player = Player(page, frames, board_every=0, key_every=0)
+            decision = player.wait_for_turn()
+            while decision is not None and not decision["options"][0]["text"].startswith("start "):
+                player.play_one()
+                decision = player.wait_for_turn()
+            assert decision is not None
+            view = frames.view
+            assert view is not None
+            placed = [
+                (space["id"], view["players"][seat]["came_from"])
+                for space in view["spaces"]
+                for seat in space["mages"]
+            ]
+            if not placed:
+                continue
+            spots = page.locator(".board .dj-start-spot.option-mark")
+            texts = [o["text"] for o in decision["options"] if o["text"].startswith("start ")]
+            assert spots.count() == len(texts)
+            # The spots on the very paths the placed mages came along are among them.
+            assert any(f"start {sq} via {came}" in texts for sq, came in placed)
+            for i in range(spots.count()):
+                spots.nth(i).click(trial=True, timeout=2000)
+            checked += 1
+            break
+    assert checked, "this seat was the first to place at every table"
+
+
 # -- the lamp race -----------------------------------------------------------------------------
 
 #: The seat the lobby gives the table's creator.

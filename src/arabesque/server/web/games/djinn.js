@@ -340,6 +340,11 @@ function statusLine(view, ctx) {
 
 // -- the map --------------------------------------------------------------------------------
 
+/** How far from a space's centre its mages stand (at the edge of the path they came along). */
+function pawnReach(shape, zoom) {
+  return (shape === "square" ? SQUARE_HALF + 12 : shape === "source" ? SOURCE_R + 10 : ROUND_R + 12) + 4 * (zoom - 1) * 10;
+}
+
 function drawMap(view, ctx, opts) {
   const at = spaceCentres(view.spaces);
   const ext = new Extent();
@@ -401,7 +406,7 @@ function drawMap(view, ctx, opts) {
     ctx.key(g, `space:${space.id}`, JSON.stringify([space.mages, space.djinn, space.passages]));
 
     const pathAngles = space.paths.filter((t) => at[t]).map((t) => angleTo(space.id, t));
-    const reach = (space.shape === "square" ? SQUARE_HALF + 12 : space.shape === "source" ? SOURCE_R + 10 : ROUND_R + 12) + 4 * (zoom - 1) * 10;
+    const reach = pawnReach(space.shape, zoom);
 
     // Mages stand at the edge of the path they came along (several from one path side by side).
     const byEdge = new Map();
@@ -431,12 +436,18 @@ function drawMap(view, ctx, opts) {
   }
 
   // The first placement: a spot on each path next to a square, from the round space named.
+  const spaceById = Object.fromEntries(view.spaces.map((sp) => [sp.id, sp]));
   for (const [text, option] of opts.starting("start ")) {
     const [, square, , round] = text.split(" ");
     if (!at[square] || !at[round]) continue;
     const [sx, sy] = at[square], [rx, ry] = at[round];
     const d = Math.hypot(rx - sx, ry - sy);
-    const x = sx + ((rx - sx) * (SQUARE_HALF + 22)) / d, y = sy + ((ry - sy) * (SQUARE_HALF + 22)) / d;
+    // A mage already placed from the same round space stands where the spot would be: the
+    // spot goes just beyond it, so both stay visible and the spot can be clicked.
+    const taken = (spaceById[square]?.mages || []).some((seat) => players[seat].came_from === round);
+    const out = taken ? pawnReach("square", zoom) + 14 * zoom + 14 : SQUARE_HALF + 22;
+    const x = sx + ((rx - sx) * out) / d, y = sy + ((ry - sy) * out) / d;
+    ext.add(x, y, 12);
     const spot = s("g", { class: "dj-start-spot" }, [
       s("circle", { cx: x, cy: y, r: 12 }),
       s("path", { d: `M${x - 6} ${y}h12M${x} ${y - 6}v12`, stroke: "#1d1a2a", "stroke-width": 2.5 }),
