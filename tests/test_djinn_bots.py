@@ -1,12 +1,11 @@
 """The Djinn heuristic bot: legal and view-only play, whole games at every player count,
-solo games against Tom that finish, sensible choices, speed, and a clear edge over random
-play."""
+solo games against Tom that finish, sensible choices and a clear edge over random play. Its
+time per decision is a benchmark, not a test: ``arabesque bench djinn --decisions heuristic``."""
 
 from __future__ import annotations
 
 import copy
 import random
-import time
 from typing import Any, cast
 
 import pytest
@@ -206,28 +205,6 @@ def test_bottles_rather_than_circles_and_catches_when_it_can() -> None:
     assert placed_circle_with_bottle == 0
     assert placed_bottle > 0
     assert catches > 3 * declines
-
-
-# -- speed ---------------------------------------------------------------------------------------
-
-
-def test_decides_in_about_a_millisecond() -> None:
-    """The brief: never slower than ~2 ms per decision on average (measured about 0.5-0.8 ms
-    per decision at 4 players on the shared 2-core machine, view building included). The
-    bound is loose so a busy machine does not fail it."""
-    state = new_game(4, seed=12)
-    agents = [heuristic(seed=s) for s in range(4)]
-    spent = 0.0
-    decisions = 0
-    while not state.is_over:
-        seat = min(state.to_act())
-        obs = Observation(state, seat)
-        start = time.perf_counter()
-        action = agents[seat].act(obs)
-        spent += time.perf_counter() - start
-        decisions += 1
-        state.apply(seat, action)
-    assert spent / decisions < 0.004, f"{1000 * spent / decisions:.2f} ms per decision"
 
 
 # -- strength ------------------------------------------------------------------------------------
