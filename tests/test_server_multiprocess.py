@@ -165,9 +165,8 @@ async def play_through_conflicts(client: GameClient, rng: random.Random, timeout
             if reply["type"] == "error":
                 assert reply["code"] == "stale", reply
                 stale += 1
-                # Lost the race to a move stored first by the other process. If that move
-                # was another seat's secret one, this seat's version stays where it was and
-                # its decision stands: decide again once caught up (docs/protocol.md).
+                # Lost the race to a move stored first by the other process, which changed
+                # what this seat is shown: decide again once caught up (docs/protocol.md).
                 answered = -1
                 await client.send({"type": "sync"})
                 await client.expect("welcome")
@@ -354,6 +353,59 @@ async def test_a_move_stored_first_elsewhere_makes_the_action_stale(cluster: Clu
             await spectator.wait_until(lambda c: c.version == 2)
         finally:
             for client in (p0, p1, spectator):
+                await client.close()
+    finally:
+        lobby_a.close()
+
+
+async def test_another_seats_secret_move_stored_first_is_not_told(cluster: Cluster) -> None:
+    """Magic Lamp's dice are set in secret by both seats at once. When another process stored
+    the other seat's secret setting first, A's commit of this seat's setting loses the race,
+    but this seat has been shown nothing new: its setting is taken (acked, stored after the
+    other), not answered ``stale``, which would tell it that someone had moved in secret."""
+    lobby_a = Lobby(cluster.a.url)
+    try:
+        table_id, host = lobby_a.create("magic-lamp", players=2, clock={"per_move_s": None})
+        tokens = [lobby_a.join(table_id, seat)[1] for seat in (0, 1)]
+        lobby_a.start(table_id, host)
+        p0, p1 = (GameClient(cluster.a.ws_url, table_id, token) for token in tokens)
+        try:
+            for player in (p0, p1):
+                await player.connect()
+                await player.wait_until(lambda c: c.decision is not None)
+            assert p0.decision is not None and p1.decision is not None
+            theirs = p1.decision["options"][0]["text"]
+            mine = p0.decision["options"][-1]
+            engine = sa.create_engine(cluster.url)
+            try:
+                with engine.begin() as conn:
+                    conn.execute(
+                        sa.text(
+                            "INSERT INTO actions (table_id, idx, seat, action, created_at) "
+                            "VALUES (:t, 0, 1, :a, now())"
+                        ),
+                        {"t": table_id, "a": theirs},
+                    )
+                reply = await p0.act(mine["action"], version=0)
+                assert reply["type"] == "ack", reply
+                with engine.begin() as conn:
+                    rows = conn.execute(
+                        sa.text(
+                            "SELECT idx, seat, action FROM actions WHERE table_id = :t "
+                            "ORDER BY idx"
+                        ),
+                        {"t": table_id},
+                    ).all()
+                assert [tuple(r) for r in rows] == [(0, 1, theirs), (1, 0, mine["text"])]
+                # The other seat's own setting, stored in its name, is news to it: its
+                # own action at its old version is stale.
+                reply = await p1.act(p1.decision["options"][-1]["action"], version=0)
+                assert reply["type"] == "error" and reply["code"] == "stale", reply
+                assert not [f for f in p0.frames if f["type"] == "error"]
+            finally:
+                engine.dispose()
+        finally:
+            for client in (p0, p1):
                 await client.close()
     finally:
         lobby_a.close()

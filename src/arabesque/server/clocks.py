@@ -107,14 +107,24 @@ class Clocks:
         """The seat is not deciding (any more): charge its clock and stop its timer."""
         self.clock_spent(seat)
 
-    def clock_spent(self, seat: int) -> None:
-        """Charge the seat's per-game clock for the time since its decision began."""
+    def clock_spent(self, seat: int) -> int:
+        """Charge the seat's per-game clock for the time since its decision began; returns
+        the milliseconds charged."""
         started = self.move_started.pop(seat, None)
         current = self._timers.pop(seat, None)
         if current is not None:
             current[1].cancel()
-        if started is not None and self.table.clock.per_game_s is not None:
-            self.used_ms[seat] = self.used_ms.get(seat, 0) + int(now_ms() - started)
+        if started is None or self.table.clock.per_game_s is None:
+            return 0
+        spent = int(now_ms() - started)
+        self.charge(seat, spent)
+        return spent
+
+    def charge(self, seat: int, spent_ms: int) -> None:
+        """Add ``spent_ms`` to the seat's per-game clock (again, after a lost commit reloaded
+        the clocks as stored)."""
+        if spent_ms:
+            self.used_ms[seat] = self.used_ms.get(seat, 0) + spent_ms
 
     def cancel_timers(self) -> None:
         for _, handle in self._timers.values():

@@ -83,6 +83,11 @@ log = logging.getLogger("arabesque.server")
 #: The record's ``metadata.source`` for games played on the server.
 SOURCE = "arabesque serve"
 
+#: How many times an action is applied again after other processes stored moves first that
+#: this seat cannot see (another seat's secret moves, docs/fanout.md) before it is answered
+#: ``stale``.
+COMMIT_ATTEMPTS = 3
+
 
 class TableRuntime:
     """One table: its configuration, its game once started, and everyone connected to it."""
@@ -506,24 +511,45 @@ class TableRuntime:
                 race = self.racing.race
                 if race is not None and seat in race.timer.seats and not state.is_over:
                     return self.racing.race_answer(seat, version, action, conn, ref)
-                state.apply(seat, action, version=version)
             except ArabesqueError as exc:
                 return ErrorMsg(code=_error_code(exc), message=str(exc), ref=ref)
-            self.clocks.clock_spent(seat)
-            applied = [(seat, state.action_to_str(action))]
-            stored = len(self.data.actions)
-            if not await self.commit(applied):
-                if len(self.data.actions) > stored:
-                    # Another server process stored a move at this step first: the seat
-                    # has just been sent the game as it now is and decides again.
+            spent_ms = 0
+            for attempt in range(COMMIT_ATTEMPTS):
+                try:
+                    state.apply(seat, action, version=version)
+                except ArabesqueError as exc:
+                    return ErrorMsg(code=_error_code(exc), message=str(exc), ref=ref)
+                if attempt == 0:
+                    spent_ms = self.clocks.clock_spent(seat)
+                else:
+                    self.clocks.charge(seat, spent_ms)
+                applied = [(seat, state.action_to_str(action))]
+                stored = len(self.data.actions)
+                if await self.commit(applied):
+                    break
+                if self.state is None:
                     return ErrorMsg(
-                        code=ErrorCode.STALE,
-                        message="another move was stored first; look at the game again",
+                        code=ErrorCode.GAME_OVER,
+                        message=f"the game was set aside: {self.unreplayable}",
                         ref=ref,
                     )
+                if len(self.data.actions) == stored:
+                    return ErrorMsg(
+                        code=ErrorCode.UNAVAILABLE,
+                        message="the action could not be saved; the game is as it was, "
+                        "try again",
+                        ref=ref,
+                    )
+                # Another server process stored a move at this step first, and the state
+                # was rebuilt with it. Applied again with the seat's version: refused as
+                # stale when the seat has been shown something new (the seat decides
+                # again), taken when the move was another seat's secret one -- answering
+                # stale then would tell this seat that someone had moved in secret.
+                state = self.state
+            else:
                 return ErrorMsg(
-                    code=ErrorCode.UNAVAILABLE,
-                    message="the action could not be saved; the game is as it was, try again",
+                    code=ErrorCode.STALE,
+                    message="other moves were stored first; look at the game again",
                     ref=ref,
                 )
             self.racing.open_race()
