@@ -311,6 +311,36 @@ async def test_a_process_that_lost_its_listener_catches_up(cluster: Cluster) -> 
         lobby_a.close()
 
 
+def _store_elsewhere(url: str, table_id: str, idx: int, seat: int, text: str) -> None:
+    """A move stored at step ``idx`` as another server process would, telling nobody."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "INSERT INTO actions (table_id, idx, seat, action, created_at) "
+                    "VALUES (:t, :i, :s, :a, now())"
+                ),
+                {"t": table_id, "i": idx, "s": seat, "a": text},
+            )
+    finally:
+        engine.dispose()
+
+
+def _stored_moves(url: str, table_id: str) -> list[tuple[int, int, str]]:
+    """The table's stored (step, seat, action) rows, in order."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            rows = conn.execute(
+                sa.text("SELECT idx, seat, action FROM actions WHERE table_id = :t ORDER BY idx"),
+                {"t": table_id},
+            ).all()
+    finally:
+        engine.dispose()
+    return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+
 async def test_a_move_stored_first_elsewhere_makes_the_action_stale(cluster: Cluster) -> None:
     """Another process stored this step first (and died before telling anyone): the step's
     (table, index) key refuses A's commit, A reads the game again, the player is answered
@@ -323,30 +353,14 @@ async def test_a_move_stored_first_elsewhere_makes_the_action_stale(cluster: Clu
             assert mover.decision is not None and mover.seat is not None
             stored, mine = mover.decision["options"][0], mover.decision["options"][-1]
             assert stored["action"] != mine["action"]
-            engine = sa.create_engine(cluster.url)
-            try:
-                with engine.begin() as conn:
-                    conn.execute(
-                        sa.text(
-                            "INSERT INTO actions (table_id, idx, seat, action, created_at) "
-                            "VALUES (:t, 0, :s, :a, now())"
-                        ),
-                        {"t": table_id, "s": mover.seat, "a": stored["text"]},
-                    )
-                reply = await mover.act(mine["action"], version=0)
-                assert reply["type"] == "error" and reply["code"] == "stale", reply
-                # Shown the game with the stored move, here and on B.
-                await mover.wait_until(lambda c: c.version == 1)
-                await spectator.wait_until(lambda c: c.version == 1)
-                assert lobby_a.table(table_id)["version"] == 1
-                with engine.begin() as conn:
-                    rows = conn.execute(
-                        sa.text("SELECT idx, seat, action FROM actions WHERE table_id = :t"),
-                        {"t": table_id},
-                    ).all()
-                assert [tuple(r) for r in rows] == [(0, mover.seat, stored["text"])]
-            finally:
-                engine.dispose()
+            _store_elsewhere(cluster.url, table_id, 0, mover.seat, stored["text"])
+            reply = await mover.act(mine["action"], version=0)
+            assert reply["type"] == "error" and reply["code"] == "stale", reply
+            # Shown the game with the stored move, here and on B.
+            await mover.wait_until(lambda c: c.version == 1)
+            await spectator.wait_until(lambda c: c.version == 1)
+            assert lobby_a.table(table_id)["version"] == 1
+            assert _stored_moves(cluster.url, table_id) == [(0, mover.seat, stored["text"])]
             # The game goes on from there.
             version = await _move((p0, p1), random.Random(4))
             assert version == 2
@@ -376,34 +390,15 @@ async def test_another_seats_secret_move_stored_first_is_not_told(cluster: Clust
             assert p0.decision is not None and p1.decision is not None
             theirs = p1.decision["options"][0]["text"]
             mine = p0.decision["options"][-1]
-            engine = sa.create_engine(cluster.url)
-            try:
-                with engine.begin() as conn:
-                    conn.execute(
-                        sa.text(
-                            "INSERT INTO actions (table_id, idx, seat, action, created_at) "
-                            "VALUES (:t, 0, 1, :a, now())"
-                        ),
-                        {"t": table_id, "a": theirs},
-                    )
-                reply = await p0.act(mine["action"], version=0)
-                assert reply["type"] == "ack", reply
-                with engine.begin() as conn:
-                    rows = conn.execute(
-                        sa.text(
-                            "SELECT idx, seat, action FROM actions WHERE table_id = :t "
-                            "ORDER BY idx"
-                        ),
-                        {"t": table_id},
-                    ).all()
-                assert [tuple(r) for r in rows] == [(0, 1, theirs), (1, 0, mine["text"])]
-                # The other seat's own setting, stored in its name, is news to it: its
-                # own action at its old version is stale.
-                reply = await p1.act(p1.decision["options"][-1]["action"], version=0)
-                assert reply["type"] == "error" and reply["code"] == "stale", reply
-                assert not [f for f in p0.frames if f["type"] == "error"]
-            finally:
-                engine.dispose()
+            _store_elsewhere(cluster.url, table_id, 0, 1, theirs)
+            reply = await p0.act(mine["action"], version=0)
+            assert reply["type"] == "ack", reply
+            assert _stored_moves(cluster.url, table_id) == [(0, 1, theirs), (1, 0, mine["text"])]
+            # The other seat's own setting, stored in its name, is news to it: its own action
+            # at its old version is stale.
+            reply = await p1.act(p1.decision["options"][-1]["action"], version=0)
+            assert reply["type"] == "error" and reply["code"] == "stale", reply
+            assert not [f for f in p0.frames if f["type"] == "error"]
         finally:
             for client in (p0, p1):
                 await client.close()
