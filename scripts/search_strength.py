@@ -18,7 +18,7 @@ agent at seat ``i mod players`` (seats rotated); the agents' seeds follow the ga
     PYTHONPATH=src python3 scripts/search_strength.py all medium --report strength.jsonl
 
 The table is printed in Markdown; ``--report FILE`` prints it from a file without playing
-(every cell the file holds). Times per decision are wall-clock milliseconds of the measured agent
+(the cells the file holds of the games, agent, opponent and player counts named). Times per decision are wall-clock milliseconds of the measured agent
 at decisions with more than one option, so they depend on the machine and its load.
 """
 
@@ -335,7 +335,15 @@ def main() -> None:
     parser.add_argument("--report", type=Path, help="print the table of this file; play nothing")
     args = parser.parse_args()
     if args.report is not None:
-        records = load_records(args.report)
+        # The cells of these games, agent and opponent (and player counts, if given).
+        records = [
+            r
+            for r in load_records(args.report)
+            if r["agent"] == args.agent
+            and r["opponent"] == args.opponent
+            and (args.game == "all" or r["game"] in args.game.split(","))
+            and (args.players == "all" or str(r["players"]) in args.players.split(","))
+        ]
         print(table(records))
         starts = start_table(records)
         if starts:
