@@ -18,8 +18,9 @@ agent at seat ``i mod players`` (seats rotated); the agents' seeds follow the ga
     PYTHONPATH=src python3 scripts/search_strength.py all medium --report strength.jsonl
 
 The table is printed in Markdown; ``--report FILE`` prints it from a file without playing
-(the cells the file holds of the games, agent, opponent and player counts named). Times per decision are wall-clock milliseconds of the measured agent
-at decisions with more than one option, so they depend on the machine and its load.
+(the cells the file holds of the games, agent, opponent and player counts named). Times per
+decision are wall-clock milliseconds of the measured agent at decisions with more than one
+option, so they depend on the machine and its load.
 """
 
 from __future__ import annotations
