@@ -29,6 +29,7 @@ to tell what is the game's from what is the heuristic bot's.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -68,6 +69,14 @@ def _run(
     )
     print(f"{folder}: {outcome.already} there, {outcome.played} played", file=sys.stderr)
     return not outcome.interrupted
+
+
+def _part_runs(runs: Path, pattern: str, played: list[Path]) -> list[Path]:
+    """The runs a part's page is made of: those just played and the part's earlier runs in
+    the same folder (a run of 4 players alone must not drop the 2- and 3-player ones from the
+    page), in order of player count or deck size."""
+    earlier = {p for p in runs.glob(pattern) if (p / "lab.json").is_file()}
+    return sorted(earlier | set(played), key=lambda p: int(re.sub(r"\D", "", p.name) or 0))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
                 return 130
             folders.append(folder)
         write_report(
-            [load_run(f) for f in folders], args.reports / f"djinn-{tag}plain.{args.format}"
+            [load_run(f) for f in _part_runs(args.runs, "plain-*p", folders)],
+            args.reports / f"djinn-{tag}plain.{args.format}",
         )
     if args.only in (None, "favour") and not tag:
         agents = ["heuristic", *(f"heuristic:favour={loc}" for loc in LOCATIONS)]
@@ -128,7 +138,10 @@ def main(argv: list[str] | None = None) -> int:
             if not _run(folder, n, agents, "one-vs-all", cycle, games, args):
                 return 130
             folders.append(folder)
-        write_report([load_run(f) for f in folders], args.reports / f"djinn-favour.{args.format}")
+        write_report(
+            [load_run(f) for f in _part_runs(args.runs, "favour-*p", folders)],
+            args.reports / f"djinn-favour.{args.format}",
+        )
     if args.only in (None, "solo"):
         folders = []
         for deck in decks:
@@ -138,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
                 return 130
             folders.append(folder)
         write_report(
-            [load_run(f) for f in folders], args.reports / f"djinn-{tag}solo.{args.format}"
+            [load_run(f) for f in _part_runs(args.runs, "solo-*", folders)],
+            args.reports / f"djinn-{tag}solo.{args.format}",
         )
     return 0
 
