@@ -246,6 +246,9 @@ def table(records: Sequence[dict[str, Any]], cells: Sequence[Cell] | None = None
         by_cell[key].append(r)
     if cells is not None:
         order = [c.key() for c in cells if c.key() in by_cell]
+    else:
+        # By game and player count; settings (solo decks) as first played.
+        order.sort(key=lambda key: (key[0], key[1]))
     lines = [
         "| game | players | agent | vs | games | wins (rate, 95% CI) | fair share | "
         "lower bound > fair | mean score vs best rival | ms/decision median, p95 |",
