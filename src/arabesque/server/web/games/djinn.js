@@ -436,7 +436,6 @@ function drawMap(view, ctx, opts) {
   }
 
   // The first placement: a spot on each path next to a square, from the round space named.
-  const spaceById = Object.fromEntries(view.spaces.map((sp) => [sp.id, sp]));
   for (const [text, option] of opts.starting("start ")) {
     const [, square, , round] = text.split(" ");
     if (!at[square] || !at[round]) continue;
@@ -444,7 +443,7 @@ function drawMap(view, ctx, opts) {
     const d = Math.hypot(rx - sx, ry - sy);
     // A mage already placed from the same round space stands where the spot would be: the
     // spot goes just beyond it, so both stay visible and the spot can be clicked.
-    const taken = (spaceById[square]?.mages || []).some((seat) => players[seat].came_from === round);
+    const taken = players.some((p) => p.position === square && p.came_from === round);
     const out = taken ? pawnReach("square", zoom) + 14 * zoom + 14 : SQUARE_HALF + 22;
     const x = sx + ((rx - sx) * out) / d, y = sy + ((ry - sy) * out) / d;
     ext.add(x, y, 12);
